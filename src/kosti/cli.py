@@ -1,0 +1,168 @@
+"""The ``kosti`` command line (RULES.md §6 is its stable, scriptable part).
+
+Every command that fails on bad input exits with status 2, a one-line reason on
+standard error and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from kosti.errors import KostiError
+from kosti.games import engine_for
+from kosti.rules.presets import PRESETS, option_docs, variant
+
+app = typer.Typer(
+    name="kosti",
+    help="Dice games of Russian-speaking tables: poker on dice, «Тысяча», showdown.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(reason: str) -> NoReturn:
+    """Exit 2 with ``reason`` on standard error, nothing on standard output."""
+    typer.echo(f"kosti: {reason}", err=True)
+    raise typer.Exit(2)
+
+
+def emit(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False))
+
+
+@app.command()
+def score(
+    preset: Annotated[str, typer.Argument(help="Preset id or canonical variant string.")],
+    dice: Annotated[list[int], typer.Argument(help="The faces of the dice.")],
+    first_throw: Annotated[
+        bool, typer.Option("--first-throw", help="The dice were made on the first throw.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """What these dice score: every cell of a sheet, a thousand throw, or a showdown hand."""
+    try:
+        rules = variant(preset)
+        report = engine_for(rules).score_report(rules, dice, first_throw)
+    except KostiError as error:
+        fail(str(error))
+    if as_json:
+        emit(report)
+        return
+    table = Table(title=f"{rules.spec}: {' '.join(map(str, dice))}")
+    table.add_column("")
+    table.add_column("", justify="right")
+    for key, value in report.items():
+        table.add_row(key, str(value))
+    Console().print(table)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+) -> None:
+    """Replay a game record and print the state after its last action."""
+    from kosti.record import load
+    from kosti.record import replay as run
+
+    try:
+        state = run(load(file))
+    except KostiError as error:
+        fail(str(error))
+    summary = engine_for(state.variant).summary(state)
+    if as_json:
+        emit(summary)
+        return
+    from kosti.show import summary_table
+
+    Console().print(summary_table(summary))
+
+
+@app.command()
+def rules(
+    preset: Annotated[str | None, typer.Argument(help="A preset; all presets when left out.")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="ru or en.")] = "en",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the presets, or show one preset's options with their values and meaning."""
+    if lang not in ("ru", "en"):
+        fail(f"--lang is ru or en, not {lang!r}")
+    if preset is None:
+        if as_json:
+            emit(
+                [
+                    {
+                        "id": p.id,
+                        "family": p.family,
+                        "name": p.name(lang),
+                        "summary": p.summary(lang),
+                    }
+                    for p in PRESETS.values()
+                ]
+            )
+            return
+        table = Table(title="kosti presets")
+        for column in ("id", "name", "summary"):
+            table.add_column(column)
+        for p in PRESETS.values():
+            table.add_row(p.id, p.name(lang), p.summary(lang))
+        Console().print(table)
+        return
+    try:
+        rules_ = variant(preset)
+    except KostiError as error:
+        fail(str(error))
+    docs = option_docs(rules_.options)
+    if as_json:
+        emit(
+            {
+                "id": rules_.preset.id,
+                "spec": rules_.spec,
+                "name": rules_.preset.name(lang),
+                "summary": rules_.preset.summary(lang),
+                "options": {name: {"value": value, "doc": doc} for name, value, doc in docs},
+            }
+        )
+        return
+    console = Console()
+    console.print(f"[bold]{rules_.preset.name(lang)}[/bold] ({rules_.spec})")
+    console.print(rules_.preset.summary(lang))
+    table = Table()
+    for column in ("option", "value", "meaning"):
+        table.add_column(column)
+    for name, value, doc in docs:
+        table.add_row(name, json.dumps(value, ensure_ascii=False), doc)
+    console.print(table)
+
+
+def register_commands() -> None:
+    """Import every module of :mod:`kosti.commands` so their commands join :data:`app`."""
+    import importlib
+    import pkgutil
+
+    import kosti.commands
+
+    for module in pkgutil.iter_modules(kosti.commands.__path__):
+        importlib.import_module(f"kosti.commands.{module.name}")
+
+
+def main() -> None:
+    """Entry point of the ``kosti`` script."""
+    register_commands()
+    try:
+        app()
+    except KostiError as error:  # pragma: no cover - commands catch their own
+        typer.echo(f"kosti: {error}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+"""Game engines by family, and the functions that dispatch to them.
+
+``engine_for(variant)`` gives the engine of a variant's family; the module-level
+helpers (:func:`new_game`, :func:`apply`, :func:`legal_actions`, …) work on any
+state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kosti.actions import Action
+from kosti.games.base import Engine, GameState
+from kosti.rules.presets import Variant
+from kosti.rules.presets import variant as make_variant
+
+
+def engine_for(variant: Variant) -> Engine[Any]:
+    """The engine of the variant's family."""
+    if variant.family == "sheet":
+        from kosti.games.sheet.game import SHEET
+
+        return SHEET
+    if variant.family == "thousand":
+        from kosti.games.thousand.game import THOUSAND
+
+        return THOUSAND
+    from kosti.games.showdown.game import SHOWDOWN
+
+    return SHOWDOWN
+
+
+def new_game(variant: Variant | str, players: Sequence[str]) -> GameState:
+    """A new game of ``variant`` (a :class:`Variant` or its string form); the first player starts."""
+    v = make_variant(variant) if isinstance(variant, str) else variant
+    state: GameState = engine_for(v).new_game(v, players)
+    return state
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``; raises :class:`~kosti.errors.IllegalActionError` with the reason."""
+    result: GameState = engine_for(state.variant).apply(state, action)
+    return result
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every legal action in ``state`` (at a throw: every distinct outcome)."""
+    return engine_for(state.variant).legal_actions(state)
+
+
+__all__ = ["Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game"]

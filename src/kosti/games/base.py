@@ -1,0 +1,129 @@
+"""The interface every game engine offers.
+
+A game is a pure function of its actions: an immutable state, the legal actions
+in it, and :meth:`Engine.apply`, which returns a new state or raises
+:class:`~kosti.errors.IllegalActionError` and changes nothing.
+
+Throws are chance steps (as OpenSpiel's chance nodes): when :meth:`Engine.to_throw`
+is ``n > 0`` the next action must be a :class:`~kosti.actions.Roll` of ``n`` dice,
+supplied by the caller from a :class:`~kosti.roller.DiceSource`;
+:meth:`Engine.chance_outcomes` gives their exact probabilities.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from kosti.actions import Action, Roll
+from kosti.dice import outcomes
+from kosti.errors import IllegalActionError
+from kosti.rules.presets import Variant
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Fields every state has."""
+
+    variant: Variant
+    """The rules in force."""
+
+    players: tuple[str, ...]
+    """Names in turn order; the first starts."""
+
+    turn: int
+    """Turns completed so far (a new turn starts when this grows)."""
+
+
+S = TypeVar("S", bound=GameState)
+
+
+def check_players(players: Sequence[str]) -> tuple[str, ...]:
+    """The players as a tuple, after checking there is one at least and names are distinct."""
+    names = tuple(players)
+    if not names:
+        raise IllegalActionError("a game needs at least one player")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise IllegalActionError(f"a player's name cannot be empty: {name!r}")
+    if len(set(names)) != len(names):
+        raise IllegalActionError("two players cannot share a name")
+    return names
+
+
+class Engine(ABC, Generic[S]):
+    """The rules of one family of games. Engines hold no game state of their own."""
+
+    @abstractmethod
+    def new_game(self, variant: Variant, players: Sequence[str]) -> S:
+        """The state before the first action; the first player listed starts."""
+
+    @abstractmethod
+    def to_throw(self, state: S) -> int:
+        """How many dice must be thrown next (0 when a player must decide or the game is over)."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> int | None:
+        """The seat to act (also during a throw), or ``None`` once the game is over."""
+
+    @abstractmethod
+    def decisions(self, state: S) -> list[Action]:
+        """The player's legal actions at a decision point (empty at a throw or at the end)."""
+
+    @abstractmethod
+    def apply(self, state: S, action: Action) -> S:
+        """The state after ``action``; :class:`IllegalActionError` says why it is refused."""
+
+    @abstractmethod
+    def is_finished(self, state: S) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def scores(self, state: S) -> list[int]:
+        """Each player's current score, as ``kosti replay`` reports it."""
+
+    @abstractmethod
+    def winners(self, state: S) -> list[int]:
+        """The seats that share first place once the game is over; empty before."""
+
+    @abstractmethod
+    def summary(self, state: S) -> dict[str, Any]:
+        """The JSON state of ``kosti replay --json`` (RULES.md §5)."""
+
+    @abstractmethod
+    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
+        """What ``kosti score PRESET D1..Dn [--first-throw] --json`` prints (RULES.md §6).
+
+        Raises :class:`~kosti.errors.KostiError` for dice this family cannot score.
+        """
+
+    def implicit_throw(self, state: S) -> Action | None:
+        """The decision a bare ``roll`` stands for in a record at this decision point, if any."""
+        return None
+
+    # Shared behaviour built on the abstract methods.
+
+    def legal_actions(self, state: S) -> list[Action]:
+        """Every legal action: at a throw, each distinct outcome; else the player's decisions."""
+        n = self.to_throw(state)
+        if n:
+            return [Roll(faces) for faces, _ in outcomes(n)]
+        return self.decisions(state)
+
+    def chance_outcomes(self, state: S) -> list[tuple[Roll, Fraction]]:
+        """At a throw, each distinct outcome with its exact probability; else empty."""
+        n = self.to_throw(state)
+        return [(Roll(faces), p) for faces, p in outcomes(n)] if n else []
+
+    def check_roll(self, state: S, action: Roll) -> None:
+        """Refuse a roll that is not expected now or has the wrong number of dice."""
+        n = self.to_throw(state)
+        if self.is_finished(state):
+            raise IllegalActionError("the game is over")
+        if n == 0:
+            raise IllegalActionError("no throw is due: the player must decide first")
+        if len(action.faces) != n:
+            raise IllegalActionError(f"{n} dice are thrown now, not {len(action.faces)}")

@@ -1,0 +1,447 @@
+"""Score-sheet poker as an immutable state and the actions that change it (RULES.md §1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.dice import Faces, is_submultiset, normalize, submultisets
+from kosti.errors import IllegalActionError
+from kosti.games.base import Engine, GameState, check_players
+from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
+from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.presets import Variant
+from kosti.settlement import exact, settle
+
+COLUMN_NAMES: tuple[str, ...] = ("I", "II", "III")
+COLUMN_KINDS: tuple[str, ...] = ("free", "announced", "ordered")
+"""poker-fences columns: I free, II announced, III in table order (RULES.md §1.7)."""
+
+
+def options_of(state: SheetState) -> SheetOptions:
+    options = state.variant.options
+    if not isinstance(options, SheetOptions):  # pragma: no cover - the engine builds states
+        raise TypeError("not a score-sheet variant")
+    return options
+
+
+def cells_of(options: SheetOptions) -> tuple[str, ...]:
+    """The cell ids of one column, in table order."""
+    return UPPER_CELLS + options.lower
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One player's sheet: recorded values (``None`` = open) per column, banked throws."""
+
+    columns: tuple[tuple[int | None, ...], ...]
+    """Per column, per cell in table order: the recorded score or ``None``."""
+
+    banked: int = 0
+    """Banked throws («ограды»)."""
+
+    yahtzee_bonuses: int = 0
+    """Extra Yahtzees that earned the bonus."""
+
+    def is_full(self) -> bool:
+        return all(v is not None for col in self.columns for v in col)
+
+    def open_column(self) -> int | None:
+        """The first column with an open cell (columns are played in turn)."""
+        for i, col in enumerate(self.columns):
+            if any(v is None for v in col):
+                return i
+        return None
+
+
+@dataclass(frozen=True)
+class SheetState(GameState):
+    """A score-sheet game between throws and decisions."""
+
+    sheets: tuple[Sheet, ...]
+    current: int
+    """The seat whose turn it is."""
+
+    dice: Faces = ()
+    """The five dice on the table after the last throw (sorted); empty before the first."""
+
+    held: Faces = ()
+    """Dice kept for the throw that is due."""
+
+    throws: int = 0
+    """Throws made this turn."""
+
+    pending: int = 0
+    """Dice to throw now (0 when the player decides, or at the end)."""
+
+    announced: str | None = None
+    """The cell announced this turn (column II of poker-fences)."""
+
+    @cached_property
+    def finished(self) -> bool:
+        return all(sheet.is_full() for sheet in self.sheets)
+
+
+def upper_total(options: SheetOptions, column: Sequence[int | None]) -> int:
+    """Sum of the recorded upper cells of a column."""
+    return sum(v for v in column[: len(UPPER_CELLS)] if v is not None)
+
+
+def column_bonus(options: SheetOptions, column: Sequence[int | None]) -> int | None:
+    """The column's upper bonus once its upper section is full; ``None`` before."""
+    if any(v is None for v in column[: len(UPPER_CELLS)]):
+        return None
+    return upper_bonus(upper_total(options, column), options)
+
+
+def sheet_total(options: SheetOptions, sheet: Sheet) -> int:
+    """Recorded cells, decided upper bonuses, Yahtzee bonuses, and banked throws at the end."""
+    total = 0
+    for column in sheet.columns:
+        total += sum(v for v in column if v is not None)
+        total += column_bonus(options, column) or 0
+    total += sheet.yahtzee_bonuses * options.extra_yahtzee_bonus
+    if sheet.is_full():
+        total += sheet.banked * options.bank_value
+    return total
+
+
+class SheetEngine(Engine[SheetState]):
+    """The rules of every ``poker-*`` sheet preset and ``yahtzee``."""
+
+    def new_game(self, variant: Variant, players: Sequence[str]) -> SheetState:
+        options = variant.options
+        if not isinstance(options, SheetOptions):
+            raise IllegalActionError(f"{variant.spec} is not a score-sheet game")
+        names = check_players(players)
+        n_columns = 3 if options.columns == "fences" else 1
+        empty = tuple((None,) * len(cells_of(options)) for _ in range(n_columns))
+        state = SheetState(variant, names, 0, tuple(Sheet(empty) for _ in names), 0)
+        return self._start_turn(state)
+
+    # -- queries ---------------------------------------------------------------
+
+    def to_throw(self, state: SheetState) -> int:
+        return state.pending
+
+    def current_player(self, state: SheetState) -> int | None:
+        return None if state.finished else state.current
+
+    def is_finished(self, state: SheetState) -> bool:
+        return state.finished
+
+    def column(self, state: SheetState) -> int:
+        """The column the current player is filling."""
+        col = state.sheets[state.current].open_column()
+        return 0 if col is None else col
+
+    def column_kind(self, state: SheetState) -> str:
+        """``free``, ``announced`` or ``ordered`` (always ``free`` with a single column)."""
+        if options_of(state).columns != "fences":
+            return "free"
+        return COLUMN_KINDS[self.column(state)]
+
+    def throws_left(self, state: SheetState) -> int:
+        """Further throws this turn, counting banked ones."""
+        options = options_of(state)
+        left = max(0, options.throws - state.throws)
+        if options.banked_throws:
+            left += state.sheets[state.current].banked
+        return left
+
+    def open_cells(self, state: SheetState) -> list[str]:
+        """Open cells of the current column that the stage and column rules allow now."""
+        options = options_of(state)
+        names = cells_of(options)
+        column = state.sheets[state.current].columns[self.column(state)]
+        open_ = [c for c, v in zip(names, column, strict=True) if v is None]
+        if self.column_kind(state) == "ordered":
+            return open_[:1]
+        if options.stages == "sequential":
+            upper_open = [c for c in open_ if c in UPPER_FACE]
+            if upper_open:
+                return upper_open
+        return open_
+
+    def scorable_cells(self, state: SheetState) -> list[str]:
+        """Cells the dice on the table may be recorded in now (announcement and joker applied)."""
+        if state.announced is not None:
+            return [state.announced]
+        cells = self.open_cells(state)
+        joker = self._joker(state)
+        if joker is None:
+            return cells
+        upper_cell = UPPER_CELLS[state.dice[0] - 1]
+        if upper_cell in cells:
+            return [upper_cell]
+        lower = [c for c in cells if c not in UPPER_FACE]
+        return lower or cells
+
+    def scratchable_cells(self, state: SheetState) -> list[str]:
+        """Lower cells that may be scratched now (poker-fences)."""
+        if not options_of(state).scratch or state.announced is not None:
+            return []
+        return [c for c in self.open_cells(state) if c not in UPPER_FACE]
+
+    def score_of(self, state: SheetState, cell: str) -> int:
+        """What recording the dice on the table in ``cell`` would score now (cell bonuses included)."""
+        options = options_of(state)
+        joker = self._joker(state) is not None
+        return cell_score(cell, state.dice, options, first_throw=state.throws == 1, joker=joker)
+
+    def _joker(self, state: SheetState) -> int | None:
+        """The Yahtzee face when the forced-joker rule applies to the dice on the table."""
+        options = options_of(state)
+        if not options.joker or len(set(state.dice)) != 1 or len(state.dice) != 5:
+            return None
+        names = cells_of(options)
+        if "yahtzee" not in names:
+            return None
+        value = state.sheets[state.current].columns[0][names.index("yahtzee")]
+        return state.dice[0] if value is not None else None
+
+    def decisions(self, state: SheetState) -> list[Action]:
+        if state.finished or state.pending:
+            return []
+        actions: list[Action] = []
+        if state.throws == 0:
+            # only poker-fences stops here: throw, or scratch before the first throw
+            actions.append(Hold(()))
+            actions.extend(Scratch(c) for c in self.scratchable_cells(state))
+            return actions
+        if self._may_throw(state):
+            actions.extend(Hold(h) for h in submultisets(state.dice) if len(h) < 5)
+        actions.extend(Score(c) for c in self.scorable_cells(state))
+        actions.extend(Scratch(c) for c in self.scratchable_cells(state))
+        if self._may_announce(state):
+            actions.extend(Announce(c) for c in self.open_cells(state))
+        return actions
+
+    def _may_throw(self, state: SheetState) -> bool:
+        if self.throws_left(state) == 0:
+            return False
+        # column II: a further throw needs an announcement
+        return not (self.column_kind(state) == "announced" and state.announced is None)
+
+    def _may_announce(self, state: SheetState) -> bool:
+        return self.column_kind(state) == "announced" and state.announced is None and state.throws == 1
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, state: SheetState, action: Action) -> SheetState:
+        if state.finished:
+            raise IllegalActionError("the game is over")
+        if isinstance(action, Roll):
+            self.check_roll(state, action)
+            return self._roll(state, normalize(action.faces))
+        if state.pending:
+            raise IllegalActionError(f"{state.pending} dice must be thrown first")
+        if isinstance(action, Hold):
+            return self._hold(state, action.faces)
+        if isinstance(action, Score):
+            return self._score(state, action.cell)
+        if isinstance(action, Scratch):
+            return self._scratch(state, action.cell)
+        if isinstance(action, Announce):
+            return self._announce(state, action.cell)
+        raise IllegalActionError(f"{action} is not an action of score-sheet poker")
+
+    def implicit_throw(self, state: SheetState) -> Action | None:
+        if not state.pending and not state.finished and (state.throws == 0 or self._may_throw(state)):
+            return Hold(())
+        return None
+
+    def _roll(self, state: SheetState, faces: Faces) -> SheetState:
+        sheet = state.sheets[state.current]
+        options = options_of(state)
+        throws = state.throws + 1
+        if throws > options.throws:
+            # a throw past the allowance spends a banked one («ограда»)
+            sheet = replace(sheet, banked=sheet.banked - 1)
+        dice = tuple(sorted(state.held + faces))
+        return replace(
+            state,
+            sheets=_set(state.sheets, state.current, sheet),
+            dice=dice,
+            held=(),
+            throws=throws,
+            pending=0,
+        )
+
+    def _hold(self, state: SheetState, faces: Faces) -> SheetState:
+        held = tuple(sorted(faces))
+        if state.throws == 0:
+            if held:
+                raise IllegalActionError("nothing can be held before the first throw")
+            if not options_of(state).scratch:  # pragma: no cover - such turns start at a throw
+                raise IllegalActionError("the dice are thrown already")
+            return replace(state, pending=5)
+        if not is_submultiset(held, state.dice):
+            raise IllegalActionError(f"{list(held)} are not among the dice {list(state.dice)}")
+        if len(held) == 5:
+            raise IllegalActionError("holding all five leaves nothing to throw: record a cell")
+        if self.throws_left(state) == 0:
+            raise IllegalActionError("no throws are left: record a cell")
+        if self.column_kind(state) == "announced" and state.announced is None:
+            raise IllegalActionError("column II: announce a cell before throwing again")
+        return replace(state, held=held, pending=5 - len(held))
+
+    def _check_cell(self, state: SheetState, cell: str) -> int:
+        names = cells_of(options_of(state))
+        if cell not in names:
+            raise IllegalActionError(f"this sheet has no cell {cell!r}")
+        index = names.index(cell)
+        column = state.sheets[state.current].columns[self.column(state)]
+        if column[index] is not None:
+            raise IllegalActionError(f"{cell} is already recorded")
+        return index
+
+    def _score(self, state: SheetState, cell: str) -> SheetState:
+        index = self._check_cell(state, cell)
+        if state.throws == 0:
+            raise IllegalActionError("throw the dice before recording")
+        allowed = self.scorable_cells(state)
+        if cell not in allowed:
+            raise IllegalActionError(self._why_not(state, cell, allowed))
+        options = options_of(state)
+        value = self.score_of(state, cell)
+        sheet = state.sheets[state.current]
+        bonuses = sheet.yahtzee_bonuses
+        if options.extra_yahtzee_bonus and len(set(state.dice)) == 1 and "yahtzee" in options.lower:
+            yahtzee_value = sheet.columns[0][cells_of(options).index("yahtzee")]
+            if yahtzee_value:
+                bonuses += 1
+        sheet = replace(sheet, yahtzee_bonuses=bonuses)
+        return self._record(state, sheet, index, value)
+
+    def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
+        if state.announced is not None:
+            return f"{state.announced} was announced: the turn ends there"
+        if self.column_kind(state) == "ordered":
+            return f"column III is filled in order: {allowed[0]} comes next"
+        if self._joker(state) is not None:
+            return f"a further Yahtzee must go to {' or '.join(allowed)} (forced joker)"
+        if cell not in UPPER_FACE and options_of(state).stages == "sequential":
+            return "the upper section must be full before any combination («школа» first)"
+        return f"{cell} cannot be recorded now"
+
+    def _scratch(self, state: SheetState, cell: str) -> SheetState:
+        index = self._check_cell(state, cell)
+        if not options_of(state).scratch:
+            raise IllegalActionError("this preset has no scratching")
+        if cell not in self.scratchable_cells(state):
+            if cell in UPPER_FACE:
+                raise IllegalActionError("upper cells cannot be scratched")
+            return self._refuse(state, cell)
+        return self._record(state, state.sheets[state.current], index, 0)
+
+    def _refuse(self, state: SheetState, cell: str) -> SheetState:
+        raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
+
+    def _announce(self, state: SheetState, cell: str) -> SheetState:
+        self._check_cell(state, cell)
+        if self.column_kind(state) != "announced":
+            raise IllegalActionError("announcements are made in column II only")
+        if state.announced is not None:
+            raise IllegalActionError(f"{state.announced} is announced already")
+        if state.throws != 1:
+            raise IllegalActionError("a cell is announced right after the first throw")
+        return replace(state, announced=cell)
+
+    def _record(self, state: SheetState, sheet: Sheet, index: int, value: int) -> SheetState:
+        options = options_of(state)
+        column = self.column(state)
+        cells = list(sheet.columns[column])
+        cells[index] = value
+        columns = _set(sheet.columns, column, tuple(cells))
+        banked = sheet.banked
+        if options.banked_throws:
+            banked += max(0, options.throws - state.throws)
+        sheet = replace(sheet, columns=columns, banked=banked)
+        state = replace(
+            state,
+            sheets=_set(state.sheets, state.current, sheet),
+            current=(state.current + 1) % len(state.players),
+            turn=state.turn + 1,
+            dice=(),
+            held=(),
+            throws=0,
+            announced=None,
+        )
+        return self._start_turn(state)
+
+    def _start_turn(self, state: SheetState) -> SheetState:
+        if state.finished:
+            return replace(state, pending=0)
+        # only a preset with scratching offers a choice before the first throw
+        if self.scratchable_cells(state):
+            return replace(state, pending=0)
+        return replace(state, pending=5)
+
+    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
+        options = variant.options
+        if not isinstance(options, SheetOptions):  # pragma: no cover - dispatch by family
+            raise IllegalActionError(f"{variant.spec} is not a score-sheet game")
+        faces = normalize(dice, 5)
+        return {c: cell_score(c, faces, options, first_throw) for c in cells_of(options)}
+
+    # -- results ---------------------------------------------------------------
+
+    def scores(self, state: SheetState) -> list[int]:
+        options = options_of(state)
+        return [sheet_total(options, sheet) for sheet in state.sheets]
+
+    def winners(self, state: SheetState) -> list[int]:
+        if not state.finished:
+            return []
+        totals = self.scores(state)
+        best = max(totals)
+        return [i for i, t in enumerate(totals) if t == best]
+
+    def summary(self, state: SheetState) -> dict[str, Any]:
+        options = options_of(state)
+        names = cells_of(options)
+        totals = self.scores(state)
+        winners = self.winners(state)
+        players = []
+        for name, sheet, total in zip(state.players, state.sheets, totals, strict=True):
+            columns = [dict(zip(names, col, strict=True)) for col in sheet.columns]
+            entry: dict[str, Any] = {"name": name, "score": total}
+            if len(columns) == 1:
+                entry["cells"] = columns[0]
+            else:
+                entry["columns"] = dict(zip(COLUMN_NAMES, columns, strict=True))
+            entry["upper"] = [upper_total(options, col) for col in sheet.columns]
+            entry["upper_bonus"] = [column_bonus(options, col) for col in sheet.columns]
+            if options.banked_throws:
+                entry["banked"] = sheet.banked
+            if options.extra_yahtzee_bonus:
+                entry["yahtzee_bonuses"] = sheet.yahtzee_bonuses
+            players.append(entry)
+        result: dict[str, Any] = {
+            "variant": state.variant.spec,
+            "finished": state.finished,
+            "winner": state.players[winners[0]] if len(winners) == 1 else None,
+            "winners": [state.players[i] for i in winners],
+            "players": players,
+        }
+        if state.finished:
+            results = settle(totals, options.stake)
+            result["settlement"] = [
+                {"name": n, "result": exact(r)} for n, r in zip(state.players, results, strict=True)
+            ]
+        else:
+            result["current"] = state.players[state.current]
+            result["dice"] = list(state.dice)
+            result["throws"] = state.throws
+        return result
+
+
+def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+SHEET = SheetEngine()

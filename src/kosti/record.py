@@ -1,0 +1,201 @@
+"""Game records (RULES.md §5): read, write, replay.
+
+A record is the variant, the players in turn order and, turn by turn, the
+actions with the dice that were thrown. It is both the scorekeeper's format for
+games played with real dice and the storage of every game played here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kosti.actions import Action, Roll, from_json, to_json
+from kosti.errors import KostiError, RecordError
+from kosti.games import engine_for
+from kosti.games.base import GameState
+from kosti.rules.presets import Variant, variant
+
+
+@dataclass
+class Turn:
+    """One player's turn: who acted and what they did."""
+
+    player: str
+    actions: list[Action] = field(default_factory=list)
+
+
+@dataclass
+class Record:
+    """A game: its rules, its players (the first listed starts) and its turns."""
+
+    variant: str
+    players: list[str]
+    turns: list[Turn] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Other top-level keys (such as the seeds of provably fair dice), kept as they are."""
+
+    def rules(self) -> Variant:
+        """The variant in force; :class:`RecordError` if the preset or an option is unknown."""
+        try:
+            return variant(self.variant, self.options)
+        except KostiError as error:
+            raise RecordError(str(error)) from None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"variant": self.variant}
+        if self.options:
+            data["options"] = self.options
+        data["players"] = list(self.players)
+        data.update(self.extra)
+        data["turns"] = [{"player": t.player, "actions": [to_json(a) for a in t.actions]} for t in self.turns]
+        return data
+
+    def dumps(self) -> str:
+        """The record as JSON text, one turn a line (readable and diff-friendly)."""
+        head = {k: v for k, v in self.to_json().items() if k != "turns"}
+        lines = [json.dumps(head, ensure_ascii=False)[:-1] + ', "turns": [']
+        turns = self.to_json()["turns"]
+        for i, turn in enumerate(turns):
+            sep = "," if i < len(turns) - 1 else ""
+            lines.append("  " + json.dumps(turn, ensure_ascii=False) + sep)
+        lines.append("]}")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Read a record; a malformed one raises :class:`RecordError` saying where."""
+        if not isinstance(data, dict):
+            raise RecordError("a record is a JSON object")
+        name = data.get("variant")
+        if not isinstance(name, str):
+            raise RecordError('"variant" must name a preset')
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError('"players" must be a list of names')
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError('"options" must be an object')
+        raw_turns = data.get("turns", [])
+        if not isinstance(raw_turns, list):
+            raise RecordError('"turns" must be a list')
+        turns = []
+        for t, raw in enumerate(raw_turns, 1):
+            if not isinstance(raw, dict) or not isinstance(raw.get("player"), str):
+                raise RecordError('a turn is {"player": name, "actions": [...]}', t)
+            raw_actions = raw.get("actions", [])
+            if not isinstance(raw_actions, list):
+                raise RecordError('"actions" must be a list', t)
+            actions = []
+            for a, item in enumerate(raw_actions, 1):
+                try:
+                    actions.append(from_json(item))
+                except KostiError as error:
+                    raise RecordError(str(error), t, a) from None
+            turns.append(Turn(raw["player"], actions))
+        extra = {k: v for k, v in data.items() if k not in ("variant", "options", "players", "turns")}
+        return cls(name, list(players), turns, dict(options), extra)
+
+
+def load(path: str | Path) -> Record:
+    """Read a record file; unreadable JSON raises :class:`RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not JSON: {error.msg} at line {error.lineno}") from None
+    return Record.from_json(data)
+
+
+def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
+    """Replay ``record``, yielding (turn, action, state) after every action (1-based).
+
+    The first item is (0, 0, the initial state). A record that breaks a rule raises
+    :class:`RecordError` naming the turn, the action and the reason.
+    """
+    rules = record.rules()
+    engine = engine_for(rules)
+    try:
+        state = engine.new_game(rules, record.players)
+    except KostiError as error:
+        raise RecordError(str(error)) from None
+    yield 0, 0, state
+    for t, turn in enumerate(record.turns, 1):
+        if engine.is_finished(state):
+            raise RecordError("the game is already over", t)
+        seat = engine.current_player(state)
+        expected = record.players[seat] if seat is not None else None
+        if turn.player != expected:
+            raise RecordError(f"it is {expected}'s turn, not {turn.player}'s", t)
+        start = state.turn
+        for a, action in enumerate(turn.actions, 1):
+            if state.turn != start or engine.is_finished(state):
+                raise RecordError(f"the turn is already over, {action} is one action too many", t, a)
+            try:
+                if isinstance(action, Roll) and engine.to_throw(state) == 0:
+                    implied = engine.implicit_throw(state)
+                    if implied is None:
+                        raise KostiError("no throw is allowed now")
+                    state = engine.apply(state, implied)
+                state = engine.apply(state, action)
+            except KostiError as error:
+                raise RecordError(f"{action}: {error}", t, a) from None
+            yield t, a, state
+        if state.turn == start and t < len(record.turns) and not engine.is_finished(state):
+            raise RecordError("the turn does not end before the next one starts", t)
+
+
+def replay(record: Record) -> GameState:
+    """The state after the last action of ``record``."""
+    last: GameState | None = None
+    for _, _, last in states(record):  # noqa: B007 - the last state is the result
+        pass
+    if last is None:  # pragma: no cover - states() always yields the initial state
+        raise RecordError("empty record")
+    return last
+
+
+class Recorder:
+    """A game in progress that keeps its own record: apply actions, read the record back."""
+
+    def __init__(self, rules: Variant, players: list[str], extra: dict[str, Any] | None = None):
+        self.engine = engine_for(rules)
+        self.state: GameState = self.engine.new_game(rules, players)
+        self.record = Record(rules.preset.id, list(players), [], rules.overrides(), dict(extra or {}))
+
+    @classmethod
+    def resume(cls, record: Record) -> Recorder:
+        """Continue the game of ``record`` from its last action."""
+        recorder = cls(record.rules(), record.players, record.extra)
+        recorder.state = replay(record)
+        recorder.record.turns = [Turn(t.player, list(t.actions)) for t in record.turns]
+        recorder._turn_closed = len(record.turns) <= recorder.state.turn
+        return recorder
+
+    def apply(self, action: Action) -> GameState:
+        """Apply ``action`` (refused ones change nothing) and log it in the record."""
+        before = self.state
+        seat = self.engine.current_player(before)
+        after: GameState = self.engine.apply(before, action)
+        # a decision that the next roll implies is not written (RULES.md §5)
+        if action != self.engine.implicit_throw(before):
+            turns = self.record.turns
+            if not turns or self._turn_closed:
+                if seat is None:  # pragma: no cover - apply refuses actions after the end
+                    raise KostiError("the game is over")
+                turns.append(Turn(self.record.players[seat]))
+            turns[-1].actions.append(action)
+            self._turn_closed = after.turn != before.turn
+        elif after.turn != before.turn:  # pragma: no cover - implicit throws never end a turn
+            self._turn_closed = True
+        self.state = after
+        return after
+
+    _turn_closed: bool = True
