@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from kosti.actions import Action, Roll
@@ -47,3 +48,24 @@ def play_out(
             break
         state = engine.apply(state, bots[seat].choose(state))
     return state
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One decision with what it is worth, as a hint shows it."""
+
+    action: Action
+    value: float | None
+    """The expected final score after this decision (``None`` where unknown)."""
+
+    loss: float | None = None
+    """How much less than the best decision it is expected to give (0 for the best)."""
+
+
+@runtime_checkable
+class Advisor(Protocol):
+    """A bot that can rank every decision, best first (the exact solver, the heuristics)."""
+
+    def advise(self, state: GameState) -> list[Advice]:
+        """Every legal decision in ``state`` with its value, best first."""
+        ...
