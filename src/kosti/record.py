@@ -8,15 +8,17 @@ games played with real dice and the storage of every game played here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
+from kosti.bots.base import Bot
 from kosti.errors import KostiError, RecordError
 from kosti.games import engine_for
 from kosti.games.base import GameState
+from kosti.roller import DiceSource
 from kosti.rules.presets import Variant, variant
 
 
@@ -197,5 +199,22 @@ class Recorder:
             self._turn_closed = True
         self.state = after
         return after
+
+    def play_out(self, bots: Sequence[Bot], dice: DiceSource, max_actions: int = 1_000_000) -> GameState:
+        """Play on to the end, ``bots[seat]`` deciding for each seat and ``dice`` throwing,
+        logging every action; stops after ``max_actions`` actions."""
+        for _ in range(max_actions):
+            state = self.state
+            if self.engine.is_finished(state):
+                break
+            n = self.engine.to_throw(state)
+            if n:
+                self.apply(Roll(dice.roll(n)))
+                continue
+            seat = self.engine.current_player(state)
+            if seat is None:  # pragma: no cover - not finished means someone acts
+                break
+            self.apply(bots[seat].choose(state))
+        return self.state
 
     _turn_closed: bool = True
