@@ -146,6 +146,7 @@ PRESETS: dict[str, Preset] = {
             replace(
                 _sheet_poker,
                 first_throw="fences",
+                poker_bonus=0,  # seed 003 names no poker bonus (RULES.md §1.3: classic, extended, mandatory)
                 upper_bonus="sign",
                 stages="free",
                 banked_throws=True,
@@ -289,6 +290,10 @@ def _check(options: Options) -> None:
             raise OptionError("barrel_at must lie between 0 and the target")
         if options.opening_fail_every < 1:
             raise OptionError("opening_fail_every must be at least 1")
+        for name in ("barrel_attempts", "dots_limit", "falls_limit"):
+            value = getattr(options, name)
+            if value is not None and value < 1:
+                raise OptionError(f"{name} must be at least 1")
     else:
         if options.rounds < 1 or options.throws < 1:
             raise OptionError("rounds and throws must be at least 1")

@@ -1,0 +1,518 @@
+"""«Тысяча» (dice 1000) as an immutable state and the actions that change it (RULES.md §3).
+
+A turn: the player throws five dice (a :class:`~kosti.actions.Roll`, a chance step);
+a throw that scores nothing loses the turn (a bust, recorded 0). Otherwise the
+scoring dice are set aside and their points join the turn total, and the player
+throws the rest on (:class:`~kosti.actions.Throw`) or banks the total
+(:class:`~kosti.actions.Stop`, «хватит») when the restrictions allow it. When the
+turn ends, its effects follow the order of RULES.md §3.4: the mover's new score
+(or bolt, dot, barrel attempt), overtaking penalties, barrel knock-offs, bolt and
+dot penalties, dumps. ``state.turn`` grows by one whenever a turn ends.
+
+The options (:class:`~kosti.rules.options.ThousandOptions`), and how this engine reads them:
+
+``target``
+    The winning score. A win ends the turn at once, as soon as the player's score
+    plus the turn total meets the barrel's condition: no stop is needed and no
+    compulsory hot-dice throw is made. Effects of §3.4 are not applied to a winning
+    turn: the game is over [choice]. The winner's score is shown as score plus turn total.
+``opening``
+    Until a player has recorded one turn of at least this many points («открытие»,
+    «допуск»), a stop below it is refused. With ``opening = 0`` everyone starts opened.
+``opening_fail_penalty``, ``opening_fail_every``
+    Every ``opening_fail_every``-th turn that ends unopened (a bust, a lost confirmation
+    or a dot) costs ``opening_fail_penalty``; the score may go negative. The count
+    (``opening_failures``) never restarts [choice]; the penalty is a §3.4 step 4 penalty.
+``set_aside``
+    ``all``: every scoring die of a throw is set aside at once, with no action.
+    ``choice``: after a scoring throw the player must :class:`~kosti.actions.SetAside`
+    a non-empty union of whole units (a straight, a kind, single 1s and 5s); only the
+    points of what is set aside join the turn total, so a win or a dot is reckoned
+    when the dice are set aside [choice].
+``hot_dice``
+    When all five dice are set aside. ``continue``: the five are thrown again at once
+    (compulsory, no decision), and the turn goes on. ``confirm``: one throw of five
+    confirms the turn («подтверждение хода»): a scoring throw adds its points and the
+    turn is recorded; a throw that scores nothing loses the turn (a bust). [choice]
+    If after a scoring confirmation the turn still may not be recorded (below the
+    opening, or short of the top of a pit), the confirmation counts as an ordinary
+    throw: all its scoring dice are set aside (even with ``set_aside = "choice"``) and
+    the turn goes on; if all five scored, another confirmation follows.
+``pits``
+    A player whose score at the start of the turn lies in a pit [low, high) («яма»)
+    may stop only when score plus turn total reaches ``high``. Landing in a pit is allowed.
+``overtake_penalty``
+    A recorded turn that takes the mover from strictly below another player's score to
+    strictly above it («обгон») costs that player this many points; several at once are
+    possible. Scores are compared before any other effect of the turn (§3.4 step 2).
+``dump_at``
+    A player whose score changed in this turn-end and is now exactly this value drops
+    to 0 («самосвал»); they stay opened. Checked last (§3.4 step 5), for every player.
+``bolt_limit``, ``bolt_penalty``, ``bolts_when_restricted``
+    A turn that records 0 (a bust, a lost confirmation) earns a bolt («болт») unless,
+    at the start of that turn, the player was not opened, in a pit, or on a barrel
+    (allowed anyway with ``bolts_when_restricted``). The ``bolt_limit``-th bolt costs
+    ``bolt_penalty`` and the count restarts. A dot is not a bolt.
+``barrel``, ``barrel_at``, ``barrel_attempts``, ``fall_penalty``, ``falls_limit``, ``dots_limit``
+    ``none``: the first whose score plus turn total reaches ``target`` wins.
+    ``points`` («бочка по очкам»): a recorded score of ``barrel_at`` or more puts the
+    player on the barrel at exactly ``barrel_at``. [choice] A player below the barrel
+    cannot win by jumping past ``target``: any such score puts them on the barrel; the
+    win comes only from the barrel, by making ``target − barrel_at`` in one turn. On the
+    barrel a stop is never allowed (the turn ends with a win or a bust), and each bust
+    is a failed attempt; after ``barrel_attempts`` of them the player falls: −``fall_penalty``,
+    and the ``falls_limit``-th fall (null = 3) takes them to 0 instead, after which the
+    fall count restarts [choice]. Getting onto the barrel knocks off everyone already on
+    it: each falls at once the same way (§3.4 step 3).
+    ``open`` («открытая бочка»): the win needs exactly ``target``. As soon as score plus
+    turn total passes it the turn ends with nothing recorded and a dot («точка»), even
+    for a player not yet opened. The ``dots_limit``-th dot costs a fall: −``fall_penalty``,
+    or 0 on the ``falls_limit``-th fall (null = 1); the dot count restarts.
+    ``capped`` («бочка 850», v2): a recorded score above ``barrel_at`` is recorded as
+    ``barrel_at`` and puts the player on the barrel; from there ``target − barrel_at`` in
+    one turn wins; a failed turn leaves them there, without limit. When another player
+    gets onto the barrel, everyone already on it drops to their opening score (the score
+    their first recorded turn gave them).
+    [choice] With any barrel, a penalty that leaves a player on a barrel below
+    ``barrel_at`` takes them off it (no fall is counted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from kosti.actions import Action, Roll, SetAside, Stop, Throw
+from kosti.dice import Faces, normalize
+from kosti.errors import IllegalActionError, KostiError
+from kosti.games.base import Engine, GameState, check_players
+from kosti.games.thousand.scoring import score_throw, set_aside_points, unions
+from kosti.rules.options import ThousandOptions
+from kosti.rules.presets import Variant
+
+DICE = 5
+
+DEFAULT_FALLS_LIMIT: dict[str, int] = {"points": 3, "open": 1}
+"""The fall that takes a player to 0 when ``falls_limit`` is null, per barrel rule."""
+
+TurnEnd = Literal["record", "bust", "dot"]
+
+
+def options_of(state: ThousandState) -> ThousandOptions:
+    options = state.variant.options
+    if not isinstance(options, ThousandOptions):  # pragma: no cover - the engine builds states
+        raise TypeError("not a «Тысяча» variant")
+    return options
+
+
+def falls_limit(options: ThousandOptions) -> int:
+    """The fall that takes a player to 0 (``falls_limit``, or the barrel's own default)."""
+    if options.falls_limit is not None:
+        return options.falls_limit
+    return DEFAULT_FALLS_LIMIT.get(options.barrel, 1)
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player's line on the score board."""
+
+    score: int = 0
+    opened: bool = False
+    """Has recorded a turn of at least the opening («открыл игру»)."""
+
+    opening_score: int | None = None
+    """The score the player's first recorded turn gave them (``capped`` knock-offs return here)."""
+
+    bolts: int = 0
+    """Bolts since the last bolt penalty («болты»)."""
+
+    on_barrel: bool = False
+    """Sitting on a ``points`` or ``capped`` barrel («на бочке»)."""
+
+    barrel_attempts: int = 0
+    """Failed turns on the current ``points`` barrel."""
+
+    falls: int = 0
+    """Falls from the barrel since the last fall to 0."""
+
+    dots: int = 0
+    """Dots of an ``open`` barrel since the last dot penalty («точки»)."""
+
+    opening_failures: int = 0
+    """Turns that ended while the player was not yet opened."""
+
+
+@dataclass(frozen=True)
+class ThousandState(GameState):
+    """A game of «Тысяча» between throws and decisions."""
+
+    board: tuple[Player, ...]
+    current: int
+    """The seat whose turn it is."""
+
+    turn_total: int = 0
+    """Points set aside this turn."""
+
+    dice: Faces = ()
+    """The last throw of this turn, sorted (empty before the first)."""
+
+    set_aside: Faces = ()
+    """Dice set aside since the turn's last throw of five."""
+
+    dice_left: int = DICE
+    """The dice a throw on would throw (during a throw: the dice being thrown)."""
+
+    pending: int = DICE
+    """Dice to throw now (0 when the player decides, or at the end)."""
+
+    choosing: bool = False
+    """``set_aside = "choice"``: the last throw scored and the player must set dice aside."""
+
+    confirming: bool = False
+    """The pending throw of five is a confirmation (``hot_dice = "confirm"``)."""
+
+    winner: int | None = None
+    """The seat that won, once the game is over."""
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+class ThousandEngine(Engine[ThousandState]):
+    """The rules of ``thousand-classic``, ``thousand-v2`` and every variant of them."""
+
+    def new_game(self, variant: Variant, players: Sequence[str]) -> ThousandState:
+        options = variant.options
+        if not isinstance(options, ThousandOptions):
+            raise IllegalActionError(f"{variant.spec} is not a game of «Тысяча»")
+        names = check_players(players)
+        # an opening of 0 asks nothing: everyone starts opened
+        board = tuple(Player(opened=options.opening <= 0) for _ in names)
+        return ThousandState(variant, names, 0, board, 0)
+
+    # -- queries ---------------------------------------------------------------
+
+    def to_throw(self, state: ThousandState) -> int:
+        return 0 if state.finished else state.pending
+
+    def current_player(self, state: ThousandState) -> int | None:
+        return None if state.finished else state.current
+
+    def is_finished(self, state: ThousandState) -> bool:
+        return state.finished
+
+    def pit_of(self, state: ThousandState, score: int) -> tuple[int, int] | None:
+        """The pit [low, high) that ``score`` lies in, if any («яма»)."""
+        return next(((lo, hi) for lo, hi in options_of(state).pits if lo <= score < hi), None)
+
+    def needed(self, state: ThousandState) -> int:
+        """The least turn total the current player may stop at (0 when unrestricted).
+
+        On a barrel this is what wins, and the win comes by itself: no stop is allowed there.
+        """
+        options = options_of(state)
+        player = state.board[state.current]
+        if player.on_barrel:
+            return options.target - player.score
+        need = 0 if player.opened else options.opening
+        pit = self.pit_of(state, player.score)
+        if pit is not None:
+            need = max(need, pit[1] - player.score)
+        return need
+
+    def why_not_stop(self, state: ThousandState) -> str | None:
+        """Why the current player may not stop now, or ``None`` when they may."""
+        if state.finished:
+            return "the game is over"
+        if state.pending:
+            return f"{state.pending} dice must be thrown first"
+        if state.choosing:
+            return "set scoring dice aside first"
+        options = options_of(state)
+        player = state.board[state.current]
+        total = state.turn_total
+        if player.on_barrel:
+            return (
+                f"on the barrel the turn must make {options.target - player.score} in one go "
+                f"({total} so far): throw on"
+            )
+        if not player.opened and total < options.opening:
+            return f"not opened yet: a turn is recorded from {options.opening} on ({total} so far)"
+        pit = self.pit_of(state, player.score)
+        if pit is not None and player.score + total < pit[1]:
+            return (
+                f"in the pit {pit[0]}–{pit[1]}: stop only at {pit[1]} or more "
+                f"({player.score} + {total} = {player.score + total})"
+            )
+        return None
+
+    def decisions(self, state: ThousandState) -> list[Action]:
+        if state.finished or state.pending:
+            return []
+        if state.choosing:
+            return [SetAside(group) for group in unions(score_throw(state.dice).units)]
+        actions: list[Action] = [Throw()]
+        if self.why_not_stop(state) is None:
+            actions.append(Stop())
+        return actions
+
+    def implicit_throw(self, state: ThousandState) -> Action | None:
+        if state.finished or state.pending or state.choosing:
+            return None
+        return Throw()
+
+    # -- transitions -----------------------------------------------------------
+
+    def apply(self, state: ThousandState, action: Action) -> ThousandState:
+        if state.finished:
+            raise IllegalActionError("the game is over")
+        if isinstance(action, Roll):
+            self.check_roll(state, action)
+            try:
+                faces = normalize(action.faces)
+            except KostiError as error:
+                raise IllegalActionError(str(error)) from None
+            return self._roll(state, faces)
+        if state.pending:
+            raise IllegalActionError(f"{state.pending} dice must be thrown first")
+        if isinstance(action, SetAside):
+            return self._set_aside(state, action.faces)
+        if isinstance(action, Throw):
+            if state.choosing:
+                raise IllegalActionError("set scoring dice aside before throwing on")
+            return replace(state, pending=state.dice_left)
+        if isinstance(action, Stop):
+            reason = self.why_not_stop(state)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            return self._end_turn(state, "record")
+        raise IllegalActionError(f"{action} is not an action of «Тысяча»")
+
+    def _roll(self, state: ThousandState, faces: Faces) -> ThousandState:
+        thrown = score_throw(faces)
+        state = replace(state, dice=faces, pending=0, dice_left=len(faces))
+        if thrown.points == 0:
+            return self._end_turn(state, "bust")
+        if state.confirming or options_of(state).set_aside == "all":
+            return self._take(state, thrown.scoring, thrown.points)
+        return replace(state, choosing=True)
+
+    def _set_aside(self, state: ThousandState, group: Faces) -> ThousandState:
+        if options_of(state).set_aside != "choice":
+            raise IllegalActionError("with set_aside=all the scoring dice are set aside by themselves")
+        if not state.choosing:
+            raise IllegalActionError("dice are set aside right after a scoring throw")
+        try:
+            points = set_aside_points(state.dice, group)
+        except KostiError as error:
+            raise IllegalActionError(str(error)) from None
+        return self._take(state, normalize(group), points)
+
+    def _take(self, state: ThousandState, group: Faces, points: int) -> ThousandState:
+        """Set ``group`` aside for ``points``; then comes a win, a dot, a confirmed record, hot dice
+        or the player's decision, in that order."""
+        options = options_of(state)
+        confirming = state.confirming
+        state = replace(
+            state,
+            turn_total=state.turn_total + points,
+            set_aside=tuple(sorted(state.set_aside + group)),
+            dice_left=state.dice_left - len(group),
+            choosing=False,
+            confirming=False,
+        )
+        score = state.board[state.current].score
+        if self._wins(state):
+            return self._win(state)
+        if options.barrel == "open" and score + state.turn_total > options.target:
+            return self._end_turn(state, "dot")
+        if confirming and self.why_not_stop(state) is None:
+            return self._end_turn(state, "record")
+        if state.dice_left == 0:
+            # hot dice: all five are thrown again, compulsorily or to confirm the turn
+            return replace(
+                state, set_aside=(), dice_left=DICE, pending=DICE, confirming=options.hot_dice == "confirm"
+            )
+        return state
+
+    def _wins(self, state: ThousandState) -> bool:
+        options = options_of(state)
+        player = state.board[state.current]
+        reached = player.score + state.turn_total
+        if options.barrel == "none":
+            return reached >= options.target
+        if options.barrel == "open":
+            return reached == options.target
+        return player.on_barrel and reached >= options.target
+
+    def _win(self, state: ThousandState) -> ThousandState:
+        player = state.board[state.current]
+        # the winner climbs down from the barrel with the game won
+        winner = replace(player, score=player.score + state.turn_total, opened=True, on_barrel=False)
+        return replace(
+            state,
+            board=_set(state.board, state.current, winner),
+            turn=state.turn + 1,
+            pending=0,
+            winner=state.current,
+        )
+
+    # -- the end of a turn (RULES.md §3.4) ---------------------------------------
+
+    def _end_turn(self, state: ThousandState, end: TurnEnd) -> ThousandState:
+        options = options_of(state)
+        before = state.board
+        board = list(before)
+        seat = state.current
+        mover = board[seat]
+        restricted = not mover.opened or mover.on_barrel or self.pit_of(state, mover.score) is not None
+        fell_off = False
+
+        # 1. the mover's new score (with the barrel cap), or a bolt, dot, barrel attempt
+        if end == "record":
+            score = mover.score + state.turn_total
+            climbs = options.barrel in ("points", "capped") and score >= options.barrel_at
+            if climbs:
+                score = options.barrel_at
+            mover = replace(
+                mover,
+                score=score,
+                opened=True,
+                opening_score=score if mover.opening_score is None else mover.opening_score,
+                on_barrel=mover.on_barrel or climbs,
+                barrel_attempts=0,
+            )
+        else:
+            if not mover.opened:
+                mover = replace(mover, opening_failures=mover.opening_failures + 1)
+            if end == "dot":
+                mover = replace(mover, dots=mover.dots + 1)
+            else:
+                if options.bolt_limit > 0 and (options.bolts_when_restricted or not restricted):
+                    mover = replace(mover, bolts=mover.bolts + 1)
+                if mover.on_barrel and options.barrel == "points":
+                    mover = replace(mover, barrel_attempts=mover.barrel_attempts + 1)
+                    fell_off = mover.barrel_attempts >= options.barrel_attempts
+        board[seat] = mover
+
+        # 2. overtaking: from strictly below to strictly above
+        if options.overtake_penalty and mover.score > before[seat].score:
+            for i, other in enumerate(board):
+                if i != seat and before[seat].score < other.score < mover.score:
+                    board[i] = replace(other, score=other.score - options.overtake_penalty)
+
+        # 3. barrel knock-offs, and the fall after the last failed attempt
+        if fell_off:
+            board[seat] = self._fall(options, board[seat])
+        if board[seat].on_barrel and not before[seat].on_barrel:
+            for i, other in enumerate(board):
+                if i == seat or not other.on_barrel:
+                    continue
+                if options.barrel == "points":
+                    board[i] = self._fall(options, other)
+                else:
+                    back = other.opening_score if other.opening_score is not None else other.score
+                    board[i] = replace(other, score=back, on_barrel=False)
+
+        # 4. bolt, dot and opening penalties
+        mover = board[seat]
+        if options.bolt_limit > 0 and mover.bolts >= options.bolt_limit:
+            mover = replace(mover, score=mover.score - options.bolt_penalty, bolts=0)
+        if options.barrel == "open" and mover.dots >= options.dots_limit:
+            mover = self._fall(options, replace(mover, dots=0))
+        if (
+            end != "record"
+            and not mover.opened
+            and options.opening_fail_penalty
+            and mover.opening_failures % options.opening_fail_every == 0
+        ):
+            mover = replace(mover, score=mover.score - options.opening_fail_penalty)
+        board[seat] = mover
+
+        # 5. dumps for everyone whose score changed; a penalty below the barrel takes one off it
+        for i, player in enumerate(board):
+            if player.score == before[i].score:
+                continue
+            if options.dump_at is not None and player.score == options.dump_at:
+                player = replace(player, score=0)
+            if player.on_barrel and player.score < options.barrel_at:
+                player = replace(player, on_barrel=False, barrel_attempts=0)
+            board[i] = player
+
+        return replace(
+            state,
+            board=tuple(board),
+            turn=state.turn + 1,
+            current=(seat + 1) % len(state.players),
+            turn_total=0,
+            dice=(),
+            set_aside=(),
+            dice_left=DICE,
+            pending=DICE,
+            choosing=False,
+            confirming=False,
+        )
+
+    @staticmethod
+    def _fall(options: ThousandOptions, player: Player) -> Player:
+        """A fall from the barrel: −``fall_penalty``, or 0 on the ``falls_limit``-th fall."""
+        falls = player.falls + 1
+        if falls >= falls_limit(options):
+            return replace(player, score=0, falls=0, on_barrel=False, barrel_attempts=0)
+        return replace(
+            player, score=player.score - options.fall_penalty, falls=falls, on_barrel=False, barrel_attempts=0
+        )
+
+    # -- reports ---------------------------------------------------------------
+
+    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
+        if not isinstance(variant.options, ThousandOptions):  # pragma: no cover - dispatch by family
+            raise IllegalActionError(f"{variant.spec} is not a game of «Тысяча»")
+        thrown = score_throw(dice)
+        return {"points": thrown.points, "scoring_dice": list(thrown.scoring)}
+
+    def scores(self, state: ThousandState) -> list[int]:
+        return [player.score for player in state.board]
+
+    def winners(self, state: ThousandState) -> list[int]:
+        return [state.winner] if state.winner is not None else []
+
+    def summary(self, state: ThousandState) -> dict[str, Any]:
+        players = [
+            {
+                "name": name,
+                "score": p.score,
+                "opened": p.opened,
+                "bolts": p.bolts,
+                "on_barrel": p.on_barrel,
+                "barrel_attempts": p.barrel_attempts,
+                "falls": p.falls,
+                "dots": p.dots,
+                "opening_failures": p.opening_failures,
+            }
+            for name, p in zip(state.players, state.board, strict=True)
+        ]
+        winner = state.players[state.winner] if state.winner is not None else None
+        result: dict[str, Any] = {
+            "variant": state.variant.spec,
+            "finished": state.finished,
+            "winner": winner,
+            "winners": [winner] if winner is not None else [],
+            "players": players,
+        }
+        if not state.finished:
+            result["current"] = state.players[state.current]
+            result["turn_total"] = state.turn_total
+            result["dice"] = list(state.dice)
+            result["set_aside"] = list(state.set_aside)
+            result["dice_left"] = state.dice_left
+        return result
+
+
+def _set(items: tuple[Player, ...], index: int, value: Player) -> tuple[Player, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+THOUSAND = ThousandEngine()

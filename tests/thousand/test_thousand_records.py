@@ -1,0 +1,104 @@
+"""Every rule of «Тысяча» as a game record (RULES.md §3, §5): replayed and compared with its expectation.
+
+Each ``tests/records/thousand-<rule>.json`` is a short game typed in as a scorekeeper
+would; ``thousand-<rule>.expected.json`` holds, worked out by hand from the rules, what
+the summary after the last action must contain.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kosti.cli import app
+from kosti.games.thousand.game import THOUSAND, ThousandState
+from kosti.record import load, replay, states
+
+RECORDS = Path(__file__).parents[1] / "records"
+
+RULES = (
+    "classic-opening",
+    "opening",
+    "opening-fail-penalty",
+    "pit",
+    "overtake",
+    "overtake-several",
+    "dump",
+    "dump-penalty",
+    "dump-bolt",
+    "bolts",
+    "bolts-restricted",
+    "bolts-when-restricted",
+    "barrel-points-win",
+    "barrel-points-fall",
+    "barrel-points-third-fall",
+    "barrel-points-knock-off",
+    "barrel-open-win",
+    "barrel-open-dot",
+    "barrel-open-six-dots",
+    "barrel-open-dots-penalty",
+    "barrel-capped",
+    "barrel-capped-win",
+    "barrel-capped-knock-off",
+    "barrel-none",
+    "win-at-once",
+    "hot-dice-continue",
+    "hot-dice-confirm",
+    "hot-dice-confirm-restricted",
+    "set-aside-choice",
+    "order",
+)
+
+
+def contains(actual: Any, expected: Any, where: str = "") -> None:
+    """Fail unless every key and item of ``expected`` is in ``actual`` with the same value."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), where
+        for key, value in expected.items():
+            assert key in actual, f"{where}.{key} is missing"
+            contains(actual[key], value, f"{where}.{key}")
+    elif isinstance(expected, list) and expected and isinstance(expected[0], dict):
+        assert isinstance(actual, list) and len(actual) == len(expected), where
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            contains(a, e, f"{where}[{i}]")
+    else:
+        assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+
+
+def test_every_rule_has_a_record() -> None:
+    on_disk = {
+        p.name.removeprefix("thousand-").removesuffix(".json") for p in RECORDS.glob("thousand-*.json")
+    }
+    on_disk = {name for name in on_disk if not name.endswith(".expected")}
+    assert set(RULES) == on_disk
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_record_replays_to_its_expectation(rule: str) -> None:
+    state = replay(load(RECORDS / f"thousand-{rule}.json"))
+    assert isinstance(state, ThousandState)
+    expected = json.loads((RECORDS / f"thousand-{rule}.expected.json").read_text(encoding="utf-8"))
+    contains(THOUSAND.summary(state), expected)
+
+
+@pytest.mark.parametrize("rule", ["classic-opening", "barrel-capped-knock-off", "barrel-points-win"])
+def test_kosti_replay_prints_the_expectation(rule: str) -> None:
+    result = CliRunner().invoke(app, ["replay", str(RECORDS / f"thousand-{rule}.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    expected = json.loads((RECORDS / f"thousand-{rule}.expected.json").read_text(encoding="utf-8"))
+    contains(json.loads(result.output), expected)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_turn_count_grows_exactly_when_a_turn_ends(rule: str) -> None:
+    record = load(RECORDS / f"thousand-{rule}.json")
+    for t, a, state in states(record):
+        if t == 0:
+            assert state.turn == 0
+            continue
+        last = a == len(record.turns[t - 1].actions)
+        assert state.turn == (t if last else t - 1), (t, a)
