@@ -417,5 +417,5 @@ def option_docs(options: Options) -> list[tuple[str, Any, str]]:
                 and isinstance(after.value, ast.Constant)
                 and isinstance(after.value.value, str)
             ):
-                docs[node.target.id] = " ".join(after.value.value.split())
+                docs[node.target.id] = " ".join(after.value.value.replace("``", "").split())
     return [(f.name, _to_json(getattr(options, f.name)), docs.get(f.name, "")) for f in fields(options)]
