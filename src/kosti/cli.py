@@ -158,10 +158,21 @@ def main() -> None:
     """Entry point of the ``kosti`` script."""
     register_commands()
     try:
-        app()
+        # not standalone: Typer would print a usage error as a multi-line box, and
+        # RULES.md §6 promises a one-line reason on standard error
+        code = app(standalone_mode=False)
+    except typer.TyperException as error:
+        # a bare `kosti` has printed its help already while raising (as Typer does)
+        if type(error).__name__ != "NoArgsIsHelpError":
+            typer.echo(f"kosti: {' '.join(error.format_message().split())}", err=True)
+        sys.exit(2)
+    except typer.Abort:
+        sys.exit(1)
     except KostiError as error:  # pragma: no cover - commands catch their own
         typer.echo(f"kosti: {error}", err=True)
         sys.exit(2)
+    # not standalone, Typer returns the code of a `typer.Exit` (or a command's own return value)
+    sys.exit(code if isinstance(code, int) and not isinstance(code, bool) else 0)
 
 
 if __name__ == "__main__":

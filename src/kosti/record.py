@@ -184,6 +184,13 @@ class Recorder:
     def apply(self, action: Action) -> GameState:
         """Apply ``action`` (refused ones change nothing) and log it in the record."""
         before = self.state
+        if isinstance(action, Roll) and self.engine.to_throw(before) == 0:
+            # a bare roll where the player must first decide to throw on: the roll
+            # implies that decision, as it does in a record (a resumed game stops there)
+            implied = self.engine.implicit_throw(before)
+            if implied is not None:
+                self.apply(implied)
+                before = self.state
         seat = self.engine.current_player(before)
         after: GameState = self.engine.apply(before, action)
         # a decision that the next roll implies is not written (RULES.md §5)

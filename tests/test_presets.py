@@ -1,0 +1,223 @@
+"""Presets and options (RULES.md §1.5 and the option names): the registry, aliases, the
+canonical string, overrides one at a time, and refusals that say what is wrong."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from kosti.errors import OptionError
+from kosti.rules import ALIASES, PRESETS, SheetOptions, option_docs, preset, variant
+
+SHEET_PRESETS = [
+    "poker-classic",
+    "poker-extended",
+    "poker-mandatory",
+    "poker-free",
+    "poker-fences",
+    "yahtzee",
+]
+
+# A value different from the preset's for every option of every family, as a user would type it.
+OTHER_VALUES: dict[str, list[Any]] = {
+    "first_player": ["seat", "rolloff"],
+    "faces": ["cards", "pips"],
+    "stake": [5, 1],
+    "upper": ["sum", "deviation"],
+    "lower": [["pair", "poker"], ["chance"]],
+    "lower_scoring": ["free", "combination"],
+    "straights": ["runs", "exact"],
+    "first_throw": ["none", "double"],
+    "poker_bonus": [25, 50],
+    "four_bonus": [10, 20],
+    "upper_bonus": ["sign", "nonnegative"],
+    "upper_bonus_points": [30, 50],
+    "upper_penalty_points": [10, 20],
+    "upper_threshold": [60, 63],
+    "stages": ["free", "sequential"],
+    "banked_throws": [True, False],
+    "bank_value": [2, 3],
+    "scratch": [True, False],
+    "columns": ["fences", "single"],
+    "extra_yahtzee_bonus": [50, 100],
+    "joker": [True, False],
+    "throws": [2, 3],
+    "target": [1500, 1000],
+    "opening": [100, 50],
+    "opening_fail_penalty": [50, 0],
+    "opening_fail_every": [2, 3],
+    "set_aside": ["choice", "all"],
+    "hot_dice": ["confirm", "continue"],
+    "pits": [[[300, 400]], []],
+    "overtake_penalty": [0, 50],
+    "dump_at": [None, 555],
+    "bolt_limit": [4, 3],
+    "bolt_penalty": [50, 100],
+    "bolts_when_restricted": [True, False],
+    "barrel": ["open", "points"],
+    "barrel_at": [800, 880],
+    "barrel_attempts": [2, 3],
+    "fall_penalty": [50, 100],
+    "falls_limit": [2, None],
+    "dots_limit": [3, 6],
+    "ante": [2, 1],
+    "rounds": [5, 10],
+    "tiebreak": ["total", "hand_then_total"],
+}
+
+
+def test_the_presets_of_the_rules_exist() -> None:
+    for name in [*SHEET_PRESETS, "poker-showdown", "thousand-classic", "thousand-v2"]:
+        assert PRESETS[name].id == name
+        assert preset(name).name("ru") and preset(name).name("en")
+        assert preset(name).summary("ru") != preset(name).summary("en")
+    assert {preset(p).family for p in SHEET_PRESETS} == {"sheet"}
+
+
+def test_preset_table_of_rules_1_5() -> None:
+    classic, extended, mandatory = (variant(p).options for p in SHEET_PRESETS[:3])
+    free, fences, yahtzee = (variant(p).options for p in SHEET_PRESETS[3:])
+    assert isinstance(classic, SheetOptions)
+    assert (classic.upper, classic.straights, classic.first_throw, classic.upper_bonus) == (
+        "deviation",
+        "exact",
+        "double",
+        "nonnegative",
+    )
+    assert isinstance(extended, SheetOptions) and "even" in extended.lower and extended.straights == "runs"
+    assert isinstance(mandatory, SheetOptions)
+    assert (mandatory.upper_bonus, mandatory.four_bonus, mandatory.bank_value) == ("none", 20, 3)
+    assert isinstance(free, SheetOptions)
+    assert (free.upper, free.lower_scoring, free.first_throw, free.stages) == ("sum", "free", "none", "free")
+    assert isinstance(fences, SheetOptions)
+    assert (fences.columns, fences.scratch, fences.banked_throws, fences.poker_bonus) == (
+        "fences",
+        True,
+        True,
+        0,
+    )
+    assert isinstance(yahtzee, SheetOptions)
+    assert (yahtzee.upper_bonus_points, yahtzee.extra_yahtzee_bonus, yahtzee.joker) == (35, 100, True)
+    for options in (classic, extended, mandatory):
+        assert options.stages == "sequential" and options.poker_bonus == 50
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_preset_is_its_own_canonical_string(name: str) -> None:
+    v = variant(name)
+    assert v.spec == name
+    assert v.overrides() == {}
+    assert variant(v.spec) == v
+    assert str(v) == name
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_overriding_one_option_at_a_time_round_trips(name: str) -> None:
+    base = variant(name)
+    for f in fields(base.options):
+        value = next(v for v in OTHER_VALUES[f.name] if v != _json(getattr(base.options, f.name)))
+        if name == "yahtzee" and f.name == "columns":
+            continue  # three columns are not played with the yahtzee sheet (a checked refusal)
+        changed = variant(name, {f.name: value})
+        assert _json(getattr(changed.options, f.name)) == value
+        assert changed.overrides() == {f.name: value}
+        assert changed.spec.startswith(f"{name}({f.name}=")
+        assert variant(changed.spec) == changed
+        # every other option keeps the preset's value
+        for other in fields(base.options):
+            if other.name != f.name:
+                assert getattr(changed.options, other.name) == getattr(base.options, other.name)
+
+
+def _json(value: Any) -> Any:
+    return [_json(v) for v in value] if isinstance(value, tuple) else value
+
+
+def test_thousand_and_showdown_options_round_trip() -> None:
+    v = variant("thousand-classic", {"pits": [[100, 150]], "dump_at": None, "barrel": "open"})
+    assert variant(v.spec) == v
+    assert v.overrides() == {"pits": [[100, 150]], "dump_at": None, "barrel": "open"}
+    s = variant("poker-showdown(rounds=3,tiebreak=total)")
+    assert variant(s.spec) == s
+    assert s.spec == "poker-showdown(rounds=3,tiebreak=total)"
+
+
+def test_canonical_string_sorts_options_and_reads_bare_words() -> None:
+    a = variant("poker-classic", {"stages": "free", "four_bonus": 10})
+    assert a.spec == "poker-classic(four_bonus=10,stages=free)"
+    b = variant("poker-classic( stages=free , four_bonus=10 )")
+    assert a == b
+    c = variant("poker-classic(lower=[pair,poker])")
+    assert isinstance(c.options, SheetOptions)
+    assert c.options.lower == ("pair", "poker")
+    assert c.spec == 'poker-classic(lower=["pair","poker"])'
+    assert variant(c.spec) == c
+    # strings for booleans and numbers, as a command line gives them
+    d = variant("poker-classic(scratch=yes,throws=4)")
+    assert isinstance(d.options, SheetOptions)
+    assert (d.options.scratch, d.options.throws) == (True, 4)
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"),
+    [
+        ("poker", "poker-classic"),
+        ("classic", "poker-classic"),
+        ("ограды", "poker-fences"),
+        ("1000", "thousand-classic"),
+    ],
+)
+def test_aliases(alias: str, name: str) -> None:
+    assert preset(alias).id == name
+    assert variant(alias).spec == name
+    assert preset(alias.upper()).id == name
+    assert ALIASES[alias] == name
+
+
+def test_every_alias_points_to_a_preset() -> None:
+    for name in ALIASES.values():
+        assert name in PRESETS
+
+
+@pytest.mark.parametrize(
+    ("spec", "overrides", "reason"),
+    [
+        ("poker-royal", None, "unknown preset 'poker-royal'"),
+        ("poker-classic", {"colour": "red"}, "poker-classic has no option 'colour'"),
+        ("poker-classic(colour=red)", None, "has no option 'colour'"),
+        ("poker-classic", {"stages": "loose"}, "option stages is one of sequential | free, not 'loose'"),
+        ("poker-classic", {"throws": "many"}, "option throws is a whole number, not 'many'"),
+        ("poker-classic", {"throws": True}, "whole number"),
+        ("poker-classic", {"throws": 0}, "throws must be at least 1"),
+        ("poker-classic", {"scratch": 3}, "option scratch is true or false"),
+        ("poker-classic", {"lower": ["pair", "royal_flush"]}, "unknown lower cell 'royal_flush'"),
+        ("poker-classic", {"lower": ["pair", "pair"]}, "listed twice"),
+        ("poker-classic", {"lower": "pair"}, "is a list"),
+        ("poker-classic(stages)", None, "name=value"),
+        ("yahtzee", {"columns": "fences"}, "not played with the yahtzee sheet"),
+        ("thousand-classic", {"pits": [[300, 200]]}, "a pit runs from low to high"),
+        ("thousand-classic", {"pits": [[1, 2, 3]]}, "needs 2 values"),
+        ("poker-showdown", {"ante": -1}, "cannot be negative"),
+    ],
+)
+def test_bad_options_are_refused_with_a_reason(
+    spec: str, overrides: dict[str, Any] | None, reason: str
+) -> None:
+    with pytest.raises(OptionError) as caught:
+        variant(spec, overrides)
+    assert reason in str(caught.value)
+
+
+def test_the_unknown_preset_message_lists_the_known_ones() -> None:
+    with pytest.raises(OptionError) as caught:
+        preset("nope")
+    for name in SHEET_PRESETS:
+        assert name in str(caught.value)
+
+
+def test_every_option_is_documented() -> None:
+    for p in PRESETS.values():
+        for name, _, doc in option_docs(p.options):
+            assert doc, f"{p.id}: option {name} has no docstring"
