@@ -120,6 +120,10 @@ def rules(
         rules_ = variant(preset)
     except KostiError as error:
         fail(str(error))
+    from rich.markdown import Markdown
+
+    from kosti.i18n import rules_text
+
     docs = option_docs(rules_.options)
     if as_json:
         emit(
@@ -128,6 +132,7 @@ def rules(
                 "spec": rules_.spec,
                 "name": rules_.preset.name(lang),
                 "summary": rules_.preset.summary(lang),
+                "rules": rules_text(rules_.preset.family, lang),
                 "options": {name: {"value": value, "doc": doc} for name, value, doc in docs},
             }
         )
@@ -135,6 +140,7 @@ def rules(
     console = Console()
     console.print(f"[bold]{rules_.preset.name(lang)}[/bold] ({rules_.spec})")
     console.print(rules_.preset.summary(lang))
+    console.print(Markdown(rules_text(rules_.preset.family, lang)))
     table = Table()
     for column in ("option", "value", "meaning"):
         table.add_column(column)

@@ -1,0 +1,61 @@
+"""Bots by level and family: the one place that knows which class plays what."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Literal
+
+from kosti.bots.base import Bot
+from kosti.bots.random_bot import RandomBot
+from kosti.errors import OptionError
+
+Level = Literal["random", "heuristic", "optimal"]
+LEVELS: tuple[Level, ...] = ("random", "heuristic", "optimal")
+
+
+def optimal_available(family: str) -> bool:
+    """True when :mod:`kosti.solver` offers an ``OptimalBot`` (score-sheet games only)."""
+    if family != "sheet":
+        return False
+    try:
+        solver = importlib.import_module("kosti.solver")
+    except ImportError:
+        return False
+    return hasattr(solver, "OptimalBot")
+
+
+def levels_for(family: str) -> list[Level]:
+    """The levels offered for a family: random and heuristic always, optimal when the solver has it."""
+    return [level for level in LEVELS if level != "optimal" or optimal_available(family)]
+
+
+def make_bot(level: str, family: str, seed: int | str | None = None) -> Bot:
+    """A bot of ``level`` for ``family`` ("sheet", "thousand", "showdown").
+
+    ``seed`` feeds the random bot; the heuristic and optimal bots are deterministic.
+    Raises :class:`OptionError` for an unknown level or family, or for ``optimal``
+    where the solver does not offer it.
+    """
+    if family not in ("sheet", "thousand", "showdown"):
+        raise OptionError(f"unknown family of games {family!r}")
+    if level == "random":
+        return RandomBot(seed)
+    if level == "heuristic":
+        if family == "sheet":
+            from kosti.bots.sheet import SheetBot
+
+            return SheetBot()
+        if family == "thousand":
+            from kosti.bots.thousand import ThousandBot
+
+            return ThousandBot()
+        from kosti.bots.showdown import ShowdownBot
+
+        return ShowdownBot()
+    if level == "optimal":
+        if not optimal_available(family):
+            raise OptionError(f"no optimal bot plays {family} games")
+        solver = importlib.import_module("kosti.solver")
+        bot: Bot = solver.OptimalBot()
+        return bot
+    raise OptionError(f"a bot is {' | '.join(LEVELS)}, not {level!r}")

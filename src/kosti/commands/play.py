@@ -1,0 +1,117 @@
+"""``kosti play``: the terminal game (Textual)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from kosti.cli import app, fail
+from kosti.errors import KostiError
+
+
+def parse_options(preset: str, options: list[str]) -> dict[str, Any]:
+    """``name=value`` texts → overrides of ``preset``, read and checked as in a variant string."""
+    from kosti.rules.presets import variant
+
+    base = variant(preset).preset.id
+    overrides: dict[str, Any] = {}
+    for text in options:
+        if "=" not in text:
+            raise KostiError(f"an option is written name=value, not {text!r}")
+        overrides.update(variant(f"{base}({text})").overrides())
+    return overrides
+
+
+@app.command()
+def play(
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            help="Preset id or variant string (poker-free, thousand-v2(opening=100)); "
+            "leave out to choose on the new-game screen."
+        ),
+    ] = None,
+    player: Annotated[
+        list[str] | None, typer.Option("--player", "-p", help="A person at the table (repeat for more).")
+    ] = None,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option("--bot", "-b", help="A bot: random, heuristic or optimal (repeat for more)."),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Override an option: name=value (repeat).")
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="ru or en (default: from LANG / LC_ALL).")
+    ] = None,
+    manual: Annotated[
+        bool, typer.Option("--manual", help="Scorekeeper mode: type in the throws of real dice.")
+    ] = False,
+    resume: Annotated[Path | None, typer.Option("--resume", help="Continue the game of this record.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible dice (and random bots).")] = None,
+    record: Annotated[
+        Path | None, typer.Option("--record", help="Where to save the record (default: the user data dir).")
+    ] = None,
+    delay: Annotated[float, typer.Option("--delay", help="Seconds between a bot's moves.")] = 0.7,
+) -> None:
+    """Play at the terminal: score-sheet poker, «Тысяча», showdown; against people and bots.
+
+    With a preset and players the game starts at once: kosti play poker-classic -p Anna -b heuristic.
+    People sit in the order given, then the bots.
+    """
+    from kosti.i18n import catalog
+    from kosti.record import load
+    from kosti.rules.presets import variant
+    from kosti.tui.app import KostiApp, PlayConfig
+    from kosti.tui.session import Seat
+    from kosti.tui.setup_screen import bot_name
+
+    try:
+        t = catalog(lang)
+        if preset is None and option:
+            raise KostiError("--option needs a preset")
+        rules = variant(preset, parse_options(preset, option or [])) if preset else None
+        seats = [Seat(name) for name in player or []]
+        if len({s.name for s in seats}) != len(seats):
+            raise KostiError("two players cannot share a name")
+        for level in bot or []:
+            from kosti.bots.levels import levels_for
+
+            family = rules.family if rules is not None else "sheet"
+            if level not in levels_for(family):
+                raise KostiError(f"no {level!r} bot plays this game; bots: {', '.join(levels_for(family))}")
+            seats.append(Seat(bot_name(level, [s.name for s in seats], t), level))
+        resumed = load(resume) if resume is not None else None
+        if resumed is not None:
+            resumed.rules()
+    except KostiError as error:
+        fail(str(error))
+    config = PlayConfig(
+        lang=t.lang,
+        preset=rules.spec if rules is not None else None,
+        seats=seats,
+        manual=manual,
+        seed=seed,
+        record=record if record is not None else resume,
+        resume=resumed,
+        bot_delay=max(0.0, delay),
+    )
+    path = KostiApp(config).run()
+    if path is not None:
+        typer.echo(t("cli.saved", path=str(path)))
+        if not _finished(path):
+            typer.echo(t("cli.resume_hint", path=str(path)))
+
+
+def _finished(path: Path) -> bool:
+    """Is the game of this record over? (A broken record counts as over: nothing to resume.)"""
+    from kosti.games import engine_for
+    from kosti.record import load, replay
+
+    try:
+        state = replay(load(path))
+    except KostiError:
+        return True
+    return engine_for(state.variant).is_finished(state)

@@ -1,0 +1,133 @@
+"""Translations: every user-visible string of the game, by key, in Russian and English.
+
+One catalog per language lives in ``kosti/locale/<lang>.toml``. Nested tables give
+dotted keys (``[cell] pair = "пара"`` is ``cell.pair``). A table whose keys are plural
+categories (``one``, ``few``, ``many``, ``other``) is one message with plural forms,
+chosen by :meth:`Catalog.plural` with the CLDR rule of the language. Messages are
+:meth:`str.format` templates: ``"{name} throws {dice}"``.
+
+Interfaces never hold text of their own: they ask a :class:`Catalog` for it, and a
+test checks that both catalogs have every key with the same placeholders.
+"""
+
+from __future__ import annotations
+
+import os
+import string
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from kosti.errors import OptionError
+
+Lang = Literal["en", "ru"]
+LANGUAGES: tuple[Lang, ...] = ("en", "ru")
+PLURAL_CATEGORIES: frozenset[str] = frozenset({"one", "few", "many", "other"})
+PLURAL_FORMS: dict[str, tuple[str, ...]] = {"en": ("one", "other"), "ru": ("one", "few", "many")}
+"""The plural forms each language needs for whole numbers."""
+
+Message = str | Mapping[str, str]
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of the whole number ``n`` (1 бросок, 2 броска, 5 бросков)."""
+    n = abs(n)
+    if lang == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Message]]:
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, str):
+            yield name, value
+        elif isinstance(value, dict) and value and set(value) <= PLURAL_CATEGORIES:
+            yield name, {k: str(v) for k, v in value.items()}
+        elif isinstance(value, dict):
+            yield from _flatten(value, name + ".")
+        else:
+            raise TypeError(f"catalog entry {name} is neither text nor a table")
+
+
+@cache
+def messages(lang: str) -> dict[str, Message]:
+    """Every message of ``lang``'s catalog by dotted key."""
+    text = resources.files("kosti.locale").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
+    return dict(_flatten(tomllib.loads(text)))
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The names of the ``{…}`` fields of a template."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The messages of one language. ``t("key", name="Anna")`` formats one of them."""
+
+    lang: Lang
+
+    def has(self, key: str) -> bool:
+        return key in messages(self.lang)
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        """The message ``key`` formatted with ``params``; a missing key shows as itself."""
+        message = messages(self.lang).get(key)
+        if message is None:
+            return key
+        if not isinstance(message, str):
+            n = int(params.pop("n", 0))
+            return self.plural(key, n, **params)
+        return message.format(**params) if params else message
+
+    def plural(self, key: str, n: int, /, **params: Any) -> str:
+        """The plural form of ``key`` that agrees with ``n`` (available as ``{n}``)."""
+        message = messages(self.lang).get(key)
+        if message is None:
+            return key
+        if isinstance(message, str):
+            return message.format(n=n, **params)
+        form = (
+            message.get(plural_category(self.lang, n)) or message.get("other") or next(iter(message.values()))
+        )
+        return form.format(n=n, **params)
+
+    def cell(self, cell: str) -> str:
+        """The name of a score-sheet cell («пара», «каре» …)."""
+        return self(f"cell.{cell}")
+
+    def option(self, name: str) -> str:
+        """The short label of a rule option."""
+        return self(f"option.{name}")
+
+
+def detect_language(environ: Mapping[str, str] | None = None) -> Lang:
+    """The language of the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``): Russian or English."""
+    env = os.environ if environ is None else environ
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(variable, "")
+        if value:
+            return "ru" if value.lower().startswith("ru") else "en"
+    return "en"
+
+
+def catalog(lang: str | None = None) -> Catalog:
+    """The catalog of ``lang`` (``ru`` or ``en``), or of the user's locale when ``None``."""
+    if lang is None:
+        return Catalog(detect_language())
+    if lang not in LANGUAGES:
+        raise OptionError(f"the language is ru or en, not {lang!r}")
+    return Catalog("ru" if lang == "ru" else "en")
+
+
+def rules_text(family: str, lang: str) -> str:
+    """The prose rules of a family of games (Markdown) in ``lang``."""
+    return catalog(lang)(f"rules.{family}")

@@ -1,0 +1,454 @@
+"""The board of each family of games, drawn from the session: the score sheets, the «Тысяча»
+score board with its pits and barrel, the hands and bank of a showdown. Boards hold no game
+state; :meth:`Board.show` redraws them from the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from kosti.i18n import Catalog
+from kosti.tui.session import Session
+from kosti.tui.text import dice_text, number, signed
+
+OPEN = Text("·", style="grey50")
+
+
+def quiet_table(id: str) -> DataTable[Any]:
+    """A table to look at only: no cursor, and it never takes the keys (Enter stays the screen's)."""
+    table: DataTable[Any] = DataTable(id=id, cursor_type="none", zebra_stripes=True)
+    table.can_focus = False
+    return table
+
+
+class Board(Vertical):
+    """A family's board. Subclasses draw one family."""
+
+    def show(self, session: Session, t: Catalog) -> None:
+        """Redraw from ``session``."""
+        raise NotImplementedError
+
+    def turn_text(self, session: Session, t: Catalog) -> Text:
+        """The state of the turn in play, for the panel under the dice."""
+        raise NotImplementedError
+
+
+def _player_label(session: Session, seat: int, t: Catalog) -> Text:
+    name = session.seats[seat].name
+    current = session.engine.current_player(session.state)
+    label = Text()
+    if current == seat:
+        label.append("▶ ", style="bold yellow")
+        label.append(name, style="bold yellow")
+    else:
+        label.append(name, style="bold")
+    if session.seats[seat].is_bot:
+        label.append(" " + t("board.bot_mark"), style="grey50")
+    return label
+
+
+# -- score sheets --------------------------------------------------------------
+
+
+class SheetTable(DataTable[Any]):
+    """The score sheet. Enter belongs to the screen (record the cell under the cursor), so
+    that the footer shows it; a click on the highlighted row still selects it."""
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self._bindings.key_to_bindings.pop("enter", None)
+
+
+class SheetBoard(Board):
+    """Every player's sheet, with what the dice on the table would score in each open cell."""
+
+    DEFAULT_CSS = """
+    SheetBoard DataTable { height: 1fr; }
+    SheetBoard #sheet-note { height: auto; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield SheetTable(id="sheet")
+        yield Static(id="sheet-note")
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one("#sheet", DataTable)
+
+    def selected_cell(self) -> str | None:
+        """The cell id of the row under the cursor (``None`` on a subtotal row)."""
+        table = self.table
+        if not table.row_count:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None or key.startswith("_") else key
+
+    def show(self, session: Session, t: Catalog) -> None:
+        from kosti.games.sheet.game import COLUMN_NAMES, SHEET, SheetState, cells_of, column_bonus, options_of
+        from kosti.rules.options import UPPER_CELLS
+
+        state = session.state
+        if not isinstance(state, SheetState):  # pragma: no cover - the screen picks the board
+            return
+        options = options_of(state)
+        cells = cells_of(options)
+        n_columns = len(state.sheets[0].columns)
+        table = self.table
+        cursor_key = self.selected_cell()
+        cursor_row = table.cursor_row
+        table.clear(columns=True)
+        table.add_column(t("sheet.cell"), key="_cell")
+        table.add_column(Text(t("sheet.now"), style="bold cyan"), key="_now")
+        for seat in range(len(state.players)):
+            for col in range(n_columns):
+                # three columns a player: the name heads the first, the others only their numeral
+                label = _player_label(session, seat, t) if col == 0 else Text("")
+                if n_columns > 1:
+                    label.append(f" {COLUMN_NAMES[col]}" if col == 0 else COLUMN_NAMES[col], style="cyan")
+                table.add_column(label, key=f"{seat}:{col}")
+
+        live = not session.finished and state.throws > 0 and not state.pending
+        scorable = set(SHEET.scorable_cells(state)) if live else set()
+        allowed = set(SHEET.open_cells(state)) if not session.finished else set()
+        deviation = options.upper == "deviation"
+
+        def cell_text(cell: str, value: int | None) -> Text:
+            if value is None:
+                return OPEN
+            if cell in UPPER_CELLS and deviation:
+                if value == 0:
+                    return Text("✓", style="green")
+                return Text(signed(value), style="green" if value > 0 else "red")
+            if value == 0:
+                return Text("—", style="grey50")
+            return Text(str(value))
+
+        def now_text(cell: str) -> Text:
+            mark = Text("→ ", style="bold magenta") if state.announced == cell else Text("")
+            if cell in scorable:
+                value = SHEET.score_of(state, cell)
+                upper = deviation and cell in UPPER_CELLS
+                if upper and value == 0:
+                    return mark + Text("✓", style="bold green")  # three of them: «фигура выполнена»
+                style = "bold green" if value > 0 else ("bold red" if value < 0 else "grey62")
+                return mark + Text(signed(value) if upper else number(value), style=style)
+            if cell in allowed and not session.finished:
+                return mark + Text("◦", style="cyan")
+            return mark
+
+        def add_summary(key: str, title: str, values: list[Text]) -> None:
+            table.add_row(Text(title, style="bold"), Text(""), *values, key=key)
+
+        upper_count = len(UPPER_CELLS)
+        for index, cell in enumerate(cells):
+            row = [
+                cell_text(cell, sheet.columns[c][index]) for sheet in state.sheets for c in range(n_columns)
+            ]
+            name = Text(t.cell(cell), style="bold" if cell in allowed else "")
+            table.add_row(name, now_text(cell), *row, key=cell)
+            if index == upper_count - 1:
+                uppers: list[Text] = []
+                bonuses: list[Text] = []
+                for sheet in state.sheets:
+                    for column in sheet.columns:
+                        total = sum(v for v in column[:upper_count] if v is not None)
+                        uppers.append(Text(signed(total) if deviation else str(total), style="bold"))
+                        bonuses.append(self._bonus_text(options, column, total, column_bonus, t))
+                add_summary("_upper", t("sheet.upper"), uppers)
+                if options.upper_bonus != "none":
+                    add_summary("_bonus", t("sheet.bonus"), bonuses)
+        scores = session.engine.scores(state)
+        totals: list[Text] = []
+        for seat, _sheet in enumerate(state.sheets):
+            for col in range(n_columns):
+                totals.append(Text(number(scores[seat]), style="bold") if col == 0 else Text(""))
+        add_summary("_total", t("sheet.total"), totals)
+        if options.banked_throws:
+            add_summary(
+                "_banked",
+                t("sheet.banked"),
+                [Text(str(s.banked) if c == 0 else "") for s in state.sheets for c in range(n_columns)],
+            )
+        if options.extra_yahtzee_bonus:
+            add_summary(
+                "_yahtzee",
+                t("sheet.yahtzee_bonus"),
+                [
+                    Text(str(s.yahtzee_bonuses * options.extra_yahtzee_bonus) if c == 0 else "")
+                    for s in state.sheets
+                    for c in range(n_columns)
+                ],
+            )
+        keys = [str(row.key.value) for row in table.ordered_rows]
+        if cursor_key in keys and (cursor_key in allowed or not allowed):
+            table.move_cursor(row=keys.index(cursor_key), animate=False)
+        elif scorable or allowed:
+            first = next(i for i, k in enumerate(keys) if k in (scorable or allowed))
+            table.move_cursor(row=first, animate=False)
+        else:
+            table.move_cursor(row=min(cursor_row, len(keys) - 1), animate=False)
+        self.query_one("#sheet-note", Static).update(self._note(session, t))
+
+    def turn_text(self, session: Session, t: Catalog) -> Text:
+        from kosti.games.sheet.game import SHEET, SheetState, options_of
+
+        state = session.state
+        if not isinstance(state, SheetState) or session.finished:
+            return Text("")
+        options = options_of(state)
+        text = Text(t("turn.throw_of", n=state.throws, of=options.throws), style="bold")
+        left = SHEET.throws_left(state)
+        text.append("   " + t("turn.throws_left", n=left))
+        if options.banked_throws:
+            text.append("   " + t("turn.banked", n=state.sheets[state.current].banked), style="cyan")
+        if state.announced:
+            text.append("   " + t("turn.announced", cell=t.cell(state.announced)), style="magenta")
+        return text
+
+    @staticmethod
+    def _bonus_text(options: Any, column: Any, total: int, column_bonus: Any, t: Catalog) -> Text:
+        decided = column_bonus(options, column)
+        if decided is not None:
+            if decided == 0:
+                return Text("0", style="grey50")
+            return Text(signed(decided), style="bold green" if decided > 0 else "bold red")
+        if all(v is None for v in column[:6]):
+            return OPEN
+        goal = {"nonnegative": 0, "sign": 1, "threshold": options.upper_threshold}.get(options.upper_bonus, 0)
+        if total >= goal:
+            return Text("✓", style="green")
+        return Text(t("sheet.to_go", n=goal - total), style="yellow")
+
+    @staticmethod
+    def _note(session: Session, t: Catalog) -> Text:
+        from kosti.games.sheet.game import COLUMN_NAMES, SHEET, SheetState
+
+        state = session.state
+        if session.finished or not isinstance(state, SheetState):
+            return Text("")
+        kind = SHEET.column_kind(state)
+        note = Text()
+        if kind != "free" or len(state.sheets[0].columns) > 1:
+            note.append(t(f"sheet.column_{kind}", column=COLUMN_NAMES[SHEET.column(state)]), style="cyan")
+        return note
+
+
+# -- «Тысяча» ------------------------------------------------------------------
+
+BAR_WIDTH = 20
+
+
+def score_bar(score: int, options: Any) -> Text:
+    """The way to the target as a bar: filled to the score, pits («ямы») and the barrel marked."""
+    bar = Text()
+    target = options.target
+    barrel_at = options.barrel_at if options.barrel in ("points", "capped") else None
+    for k in range(BAR_WIDTH):
+        low = k * target / BAR_WIDTH
+        high = (k + 1) * target / BAR_WIDTH
+        filled = score >= high or (score > low and score >= (low + high) / 2)
+        in_pit = any(lo < high and low < hi for lo, hi in options.pits)
+        on_barrel = barrel_at is not None and high > barrel_at
+        if filled:
+            bar.append("█", style="green" if not in_pit else "yellow")
+        elif on_barrel:
+            bar.append("▒", style="red")
+        elif in_pit:
+            bar.append("░", style="yellow")
+        else:
+            bar.append("·", style="grey42")
+    return bar
+
+
+class ThousandBoard(Board):
+    """The score board of «Тысяча»: scores on the way to 1000, pits, barrel, bolts, dots, falls."""
+
+    DEFAULT_CSS = """
+    ThousandBoard DataTable { height: auto; max-height: 1fr; }
+    ThousandBoard #legend { height: auto; color: $text-muted; margin-top: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield quiet_table("board")
+        yield Static(id="legend")
+
+    def show(self, session: Session, t: Catalog) -> None:
+        from kosti.games.thousand.game import THOUSAND, ThousandState, falls_limit, options_of
+
+        state = session.state
+        if not isinstance(state, ThousandState):  # pragma: no cover - the screen picks the board
+            return
+        options = options_of(state)
+        table: DataTable[Any] = self.query_one("#board", DataTable)
+        table.clear(columns=True)
+        table.add_column(t("board.player"), key="name")
+        table.add_column(t("board.score"), key="score")
+        table.add_column(t("board.way", target=options.target), key="bar")
+        table.add_column(t("board.state"), key="state")
+        if options.bolt_limit:
+            table.add_column(t("board.bolts"), key="bolts")
+        if options.barrel in ("points", "open"):
+            table.add_column(t("board.falls"), key="falls")
+        if options.barrel == "open":
+            table.add_column(t("board.dots"), key="dots")
+        for seat, player in enumerate(state.board):
+            status = Text()
+            if not player.opened:
+                status.append(t("board.not_opened"), style="grey62")
+            elif player.on_barrel:
+                attempts = ""
+                if options.barrel == "points":
+                    attempts = f" {player.barrel_attempts}/{options.barrel_attempts}"
+                status.append(t("board.on_barrel") + attempts, style="bold red")
+            elif THOUSAND.pit_of(state, player.score) is not None:
+                status.append(t("board.in_pit"), style="yellow")
+            else:
+                status.append(t("board.opened"), style="green")
+            row: list[Text | str] = [
+                _player_label(session, seat, t),
+                Text(number(player.score), style="bold"),
+                score_bar(player.score, options),
+                status,
+            ]
+            if options.bolt_limit:
+                row.append(f"{player.bolts}/{options.bolt_limit}")
+            if options.barrel in ("points", "open"):
+                row.append(f"{player.falls}/{falls_limit(options)}")
+            if options.barrel == "open":
+                row.append(f"{player.dots}/{options.dots_limit}")
+            table.add_row(*row, key=str(seat))
+        legend = Text()
+        if options.pits:
+            pits = ", ".join(f"{lo}–{hi}" for lo, hi in options.pits)
+            legend.append("░ ", style="yellow")
+            legend.append(t("board.legend_pits", pits=pits) + "   ")
+        if options.barrel in ("points", "capped"):
+            legend.append("▒ ", style="red")
+            legend.append(t("board.legend_barrel", at=options.barrel_at, target=options.target))
+        elif options.barrel == "open":
+            legend.append(t("board.legend_open", target=options.target))
+        self.query_one("#legend", Static).update(legend)
+
+    def turn_text(self, session: Session, t: Catalog) -> Text:
+        from kosti.games.thousand.game import THOUSAND, ThousandState
+
+        state = session.state
+        if not isinstance(state, ThousandState) or session.finished:
+            return Text("")
+        text = Text(t("turn.total", total=state.turn_total), style="bold")
+        text.append("   " + t("turn.dice_left", n=state.dice_left))
+        if state.set_aside:
+            text.append("   " + t("turn.set_aside", dice=dice_text(state.set_aside, session.faces_style, t)))
+        need = THOUSAND.needed(state)
+        player = state.board[state.current]
+        if need > state.turn_total or player.on_barrel:
+            if player.on_barrel:
+                why = t("need.barrel", need=need)
+            elif (pit := THOUSAND.pit_of(state, player.score)) is not None:
+                why = t("need.pit", need=need, high=pit[1])
+            else:
+                why = t("need.opening", need=need)
+            text.append("\n" + t("turn.must_make", why=why), style="yellow")
+        if state.pending == 5 and state.turn_total:
+            key = "turn.confirm" if state.confirming else "turn.hot_dice"
+            text.append("\n" + t(key), style="bold magenta")
+        return text
+
+
+# -- showdown ------------------------------------------------------------------
+
+
+class ShowdownBoard(Board):
+    """The hands of this showdown, the bank, and everyone's net winnings."""
+
+    DEFAULT_CSS = """
+    ShowdownBoard #round { height: auto; text-style: bold; margin-bottom: 1; }
+    ShowdownBoard DataTable { height: auto; max-height: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="round")
+        yield quiet_table("hands")
+
+    def show(self, session: Session, t: Catalog) -> None:
+        from kosti.games.showdown.game import SHOWDOWN, ShowdownState, options_of
+        from kosti.games.showdown.hands import classify
+
+        state = session.state
+        if not isinstance(state, ShowdownState):  # pragma: no cover - the screen picks the board
+            return
+        options = options_of(state)
+        head = Text(t("showdown.round", round=state.round, rounds=options.rounds))
+        head.append("   ")
+        head.append(t("showdown.bank", bank=state.bank), style="bold yellow")
+        if state.deciding:
+            head.append("   ")
+            head.append(t("showdown.deciding", n=state.deciding), style="magenta")
+        last = state.last
+        if last is not None and not state.finished:
+            head.append("\n")
+            head.append(
+                t("showdown.last_round", round=last.round, name=state.players[last.winner], bank=last.bank),
+                style="grey62",
+            )
+        self.query_one("#round", Static).update(head)
+        table: DataTable[Any] = self.query_one("#hands", DataTable)
+        table.clear(columns=True)
+        for key, label in (("name", "board.player"), ("net", "showdown.net"), ("hand", "showdown.hand")):
+            table.add_column(t(label), key=key)
+        table.add_column(t("showdown.dice"), key="dice")
+        hands = SHOWDOWN.hands_of(state, range(len(state.players)))
+        current = SHOWDOWN.current_player(state)
+        for seat, hand in enumerate(hands):
+            net = state.net[seat]
+            if hand is not None:
+                hand_text = Text(t(f"hand.{hand.name}"), style="bold")
+                dice = dice_text(hand.dice, session.faces_style, t)
+            elif seat == current:
+                hand_text = Text(t("showdown.throwing"), style="yellow")
+                dice = ""
+                if state.dice:
+                    hand_text.append(f" ({t('hand.' + classify(state.dice).name)})", style="yellow")
+                    dice = dice_text(state.dice, session.faces_style, t)
+            elif seat in state.playing and not state.finished:
+                hand_text = Text(t("showdown.waiting"), style="grey62")
+                dice = ""
+            else:
+                hand_text = Text(t("showdown.sits_out"), style="grey50")
+                dice = ""
+            table.add_row(
+                _player_label(session, seat, t),
+                Text(signed(net), style="green" if net > 0 else ("red" if net < 0 else "")),
+                hand_text,
+                dice,
+                key=str(seat),
+            )
+
+    def turn_text(self, session: Session, t: Catalog) -> Text:
+        from kosti.games.showdown.game import SHOWDOWN, ShowdownState, options_of
+
+        state = session.state
+        if not isinstance(state, ShowdownState) or session.finished:
+            return Text("")
+        text = Text(t("turn.throw_of", n=state.throws, of=options_of(state).throws), style="bold")
+        text.append("   " + t("turn.throws_left", n=SHOWDOWN.throws_left(state)))
+        if state.locked:
+            text.append(
+                "   " + t("turn.locked", dice=dice_text(state.locked, session.faces_style, t)),
+                style="magenta",
+            )
+        return text
+
+
+def board_for(family: str) -> Board:
+    """The board widget of a family."""
+    if family == "thousand":
+        return ThousandBoard(id="board-panel")
+    if family == "showdown":
+        return ShowdownBoard(id="board-panel")
+    return SheetBoard(id="board-panel")

@@ -1,0 +1,104 @@
+"""The end of a game: the final table, places, the settlement against the average, the record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from kosti.i18n import Catalog
+from kosti.settlement import exact, ranks, settle
+from kosti.tui.boards import quiet_table
+from kosti.tui.session import Session
+from kosti.tui.text import number, signed
+
+
+def settlement_text(value: Any) -> Text:
+    """A settlement as an exact number: +12, −5/3."""
+    shown = exact(value)
+    if isinstance(shown, int):
+        return Text(signed(shown), style="green" if shown > 0 else ("red" if shown < 0 else ""))
+    negative = shown.startswith("-")
+    return Text(("−" if negative else "+") + shown.lstrip("-"), style="red" if negative else "green")
+
+
+class EndScreen(Screen[None]):
+    """The final table. N starts a new game, Q leaves, Escape looks at the board again."""
+
+    DEFAULT_CSS = """
+    EndScreen > Vertical { padding: 1 2; }
+    EndScreen #end-title { text-style: bold; color: $success; height: auto; margin-bottom: 1; }
+    EndScreen DataTable { height: auto; margin-bottom: 1; }
+    EndScreen #end-record { color: $text-muted; height: auto; }
+    """
+
+    def __init__(self, session: Session, t: Catalog) -> None:
+        super().__init__()
+        self.session = session
+        self.t = t
+        self._bindings.bind("n", "new_game", t("key.new_game"))
+        self._bindings.bind("escape", "back", t("key.back_to_table"))
+        self._bindings.bind("q", "quit_game", t("key.quit"))
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical():
+            yield Static(id="end-title")
+            yield quiet_table("final")
+            yield Static(id="end-record")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        session = self.session
+        t = self.t
+        self.sub_title = session.variant.preset.name(t.lang)
+        state = session.state
+        engine = session.engine
+        totals = engine.scores(state)
+        places = ranks(totals)
+        winners = [state.players[i] for i in engine.winners(state)]
+        self.query_one("#end-title", Static).update(
+            Text("🏆 " + t("end.winner", names=", ".join(winners), n=len(winners)))
+        )
+        table: DataTable[Any] = self.query_one("#final", DataTable)
+        table.add_column(t("end.place"), key="place")
+        table.add_column(t("board.player"), key="name")
+        table.add_column(t("end.score"), key="score")
+        stake = getattr(session.variant.options, "stake", 1)
+        show_settlement = session.family != "showdown"
+        if show_settlement:
+            table.add_column(t("end.settlement", stake=stake), key="settle")
+        results = settle(totals, stake)
+        order = sorted(range(len(totals)), key=lambda i: (places[i], i))
+        for i in order:
+            row: list[Any] = [
+                Text(str(places[i]), style="bold yellow" if places[i] == 1 else ""),
+                Text(state.players[i], style="bold"),
+                Text(number(totals[i]), style="bold"),
+            ]
+            if show_settlement:
+                row.append(settlement_text(results[i]))
+            table.add_row(*row)
+        note = Text()
+        if session.path is not None:
+            note.append(t("end.saved", path=str(session.path)))
+        self.query_one("#end-record", Static).update(note)
+
+    def action_new_game(self) -> None:
+        from kosti.tui.app import KostiApp
+
+        if isinstance(self.app, KostiApp):
+            self.app.new_game()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_quit_game(self) -> None:
+        from kosti.tui.app import KostiApp
+
+        if isinstance(self.app, KostiApp):
+            self.app.finish(self.session)

@@ -1,0 +1,365 @@
+"""The table: the dice, the board of the game, the turn and its log, and the keys to play."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingsMap
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, RichLog, Static
+
+from kosti.actions import Action, Hold, Stop
+from kosti.bots.base import Advice
+from kosti.i18n import Catalog
+from kosti.tui.boards import Board, SheetBoard, board_for
+from kosti.tui.dice import DieLook, DieView
+from kosti.tui.session import Refused, Session
+from kosti.tui.text import card_name, hint_text, log_text
+
+if TYPE_CHECKING:
+    from kosti.tui.app import KostiApp
+
+
+def game_bindings(t: Catalog, family: str) -> list[Binding]:
+    """The keys of the table, described in the player's language."""
+    pick = "key.set_aside" if family == "thousand" else "key.hold"
+    return [
+        Binding("1", "hold(0)", t(pick), key_display="1…5"),
+        *(Binding(str(i + 1), f"hold({i})", "", show=False) for i in range(1, 5)),
+        Binding("t,space", "throw", t("key.throw"), key_display="T"),
+        Binding("enter", "record", t("key.record"), key_display="⏎"),
+        Binding("x", "scratch", t("key.scratch"), key_display="X"),
+        Binding("a", "announce", t("key.announce"), key_display="A"),
+        Binding("s", "stop", t("key.stop_" + family) if family != "sheet" else "", key_display="S"),
+        Binding("h", "hint", t("key.hint"), key_display="H"),
+        Binding("r,f1,question_mark", "rules", t("key.rules"), key_display="R"),
+        Binding("q", "quit_game", t("key.quit"), key_display="Q"),
+    ]
+
+
+class GameScreen(Screen[None]):
+    """A game in progress. Every key goes to the :class:`Session`; the screen only redraws it."""
+
+    def __init__(self, session: Session, t: Catalog) -> None:
+        super().__init__()
+        self.session = session
+        self.t = t
+        self.message: Text = Text("")
+        self._shown_log = 0
+        # the footer shows each key's description, in the player's language: the bindings
+        # are made per screen from the catalog rather than fixed on the class
+        self._bindings = BindingsMap(game_bindings(t, session.family))
+
+    @property
+    def kosti(self) -> KostiApp:
+        from kosti.tui.app import KostiApp
+
+        app = self.app
+        if not isinstance(app, KostiApp):  # pragma: no cover - the screen lives in a KostiApp
+            raise TypeError("GameScreen needs a KostiApp")
+        return app
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="status")
+                with Horizontal(id="dice"):
+                    for i in range(5):
+                        yield DieView(i, id=f"die-{i}")
+                yield Static(id="turn")
+                yield Static(id="prompt")
+                yield Static(id="message")
+                yield RichLog(id="log", wrap=True, markup=False)
+            yield board_for(self.session.family)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        variant = self.session.variant
+        self.title = "kosti"
+        self.sub_title = variant.preset.name(self.t.lang) + (
+            f" · {variant.spec}" if variant.overrides() else ""
+        )
+        self.query_one("#log", RichLog).border_title = self.t("game.log")
+        self.redraw()
+        self._focus_board()
+        self._after_move()
+
+    def _focus_board(self) -> None:
+        if self.session.family == "sheet":
+            self.query_one("#sheet", DataTable).focus()
+
+    # -- keys ------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that mean something in this game and at this moment."""
+        session = self.session
+        family = session.family
+        if action == "record":
+            return family == "sheet"
+        if action == "scratch":
+            return family == "sheet" and bool(getattr(session.variant.options, "scratch", False))
+        if action == "announce":
+            return family == "sheet" and getattr(session.variant.options, "columns", "") == "fences"
+        if action == "stop":
+            return family != "sheet"
+        if action in ("throw", "hint") and session.finished:
+            return None
+        if action == "hold":
+            if family == "thousand":
+                return getattr(session.variant.options, "set_aside", "") == "choice"
+            return True
+        return True
+
+    def action_hold(self, position: int) -> None:
+        self._do(lambda: self.session.toggle(position), quiet=True)
+
+    def on_die_view_clicked(self, event: DieView.Clicked) -> None:
+        self.action_hold(event.position)
+
+    def action_throw(self) -> None:
+        session = self.session
+        if self._busy():
+            return
+        if session.dice is None and not session.finished:
+            self._ask_for_dice()
+            return
+        self._do(session.throw)
+
+    def _ask_for_dice(self) -> None:
+        from kosti.tui.dialogs import DiceEntry
+
+        session = self.session
+        try:
+            _, n = session.throw_plan()
+        except Refused as refusal:
+            self._refuse(refusal)
+            return
+        if not n:
+            self._do(session.throw)  # setting the dice aside ends the turn: nothing to type
+            return
+        seat = session.seat
+        name = seat.name if seat else ""
+
+        def typed(faces: tuple[int, ...] | None) -> None:
+            if faces is not None:
+                self._do(lambda: session.throw(faces))
+
+        self.app.push_screen(DiceEntry(n, name, self.t, session.faces_style), typed)
+
+    def action_record(self) -> None:
+        cell = self._cursor_cell()
+        if cell is None:
+            self._refuse(Refused("refuse.pick_cell"))
+            return
+        self._do(lambda: self.session.record(cell))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_record()
+
+    def action_scratch(self) -> None:
+        cell = self._cursor_cell()
+        if cell is None:
+            self._refuse(Refused("refuse.pick_cell"))
+            return
+        self._do(lambda: self.session.scratch(cell))
+
+    def action_announce(self) -> None:
+        cell = self._cursor_cell()
+        if cell is None:
+            self._refuse(Refused("refuse.pick_cell"))
+            return
+        self._do(lambda: self.session.announce(cell))
+
+    def action_stop(self) -> None:
+        self._do(self.session.stop)
+
+    def action_hint(self) -> None:
+        session = self.session
+        if session.finished or session.bot_to_act:
+            return
+        if session.to_throw:
+            self.message = Text(self.t("hint.throw"), style="cyan")
+            self.redraw()
+            return
+        if self.kosti.bot_delay <= 0:
+            self._show_hint(session.state, session.advice())
+            return
+        self.message = Text(self.t("hint.thinking"), style="cyan")
+        self.redraw()
+        state = session.state
+        self.run_worker(lambda: self._advise(state), thread=True, exclusive=True, group="hint")
+
+    def _advise(self, state: object) -> None:
+        advice = self.session.advice()
+        self.app.call_from_thread(self._show_hint, state, advice)
+
+    def _show_hint(self, state: object, advice: list[Advice]) -> None:
+        session = self.session
+        if session.state is not state:
+            return  # the player moved on meanwhile
+        self.message = Text(
+            "💡 " + hint_text(session.family, advice, self.t, session.faces_style), style="cyan"
+        )
+        self.redraw()
+
+    def action_rules(self) -> None:
+        from kosti.tui.help_screen import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.session.variant, self.t))
+
+    def action_quit_game(self) -> None:
+        self.kosti.finish(self.session)
+
+    def _cursor_cell(self) -> str | None:
+        board = self.query_one(Board)
+        return board.selected_cell() if isinstance(board, SheetBoard) else None
+
+    def _busy(self) -> bool:
+        """A bot is playing: the player's keys wait."""
+        return self.session.bot_to_act
+
+    def _do(self, move: Any, quiet: bool = False) -> None:
+        if self._busy():
+            return
+        try:
+            move()
+        except Refused as refusal:
+            self._refuse(refusal)
+            return
+        self.message = Text("")
+        self.redraw()
+        if not quiet:
+            self._after_move()
+
+    def _refuse(self, refusal: Refused) -> None:
+        self.message = Text("✗ " + self.t(refusal.key, **refusal.params), style="bold red")
+        self.redraw()
+        self.app.bell()
+
+    # -- bots and the end ----------------------------------------------------------
+
+    def _after_move(self) -> None:
+        """After any move: let the bots play (with a visible pause), or show the end."""
+        session = self.session
+        if session.finished:
+            self.kosti.show_end(session)
+            return
+        if not session.bot_to_act:
+            return
+        delay = self.kosti.bot_delay
+        if delay <= 0:
+            while session.bot_step():
+                pass
+            self.redraw()
+            if session.finished:
+                self.kosti.show_end(session)
+            return
+        self.set_timer(delay, self._bot_tick)
+
+    def _bot_tick(self) -> None:
+        # the bot thinks in a thread (an exact solver may take a while); the move is made here
+        state = self.session.state
+        self.run_worker(lambda: self._think(state), thread=True, exclusive=True, group="bot")
+
+    def _think(self, state: object) -> None:
+        move = self.session.bot_move()
+        self.app.call_from_thread(self._bot_moves, state, move)
+
+    def _bot_moves(self, state: object, move: Action | None) -> None:
+        if move is not None and self.session.state is state:
+            self.session.play_bot_move(move)
+            self.redraw()
+        self._after_move()
+
+    # -- drawing -----------------------------------------------------------------
+
+    def redraw(self) -> None:
+        """Draw everything from the session."""
+        session = self.session
+        t = self.t
+        self._draw_dice()
+        self.query_one("#status", Static).update(self._status())
+        self.query_one("#turn", Static).update(self.query_one(Board).turn_text(session, t))
+        self.query_one("#prompt", Static).update(Text(self._prompt(), style="grey70"))
+        self.query_one("#message", Static).update(self.message)
+        log = self.query_one("#log", RichLog)
+        for entry in session.log[self._shown_log :]:
+            log.write(Text(log_text(entry, t, session.faces_style)))
+        self._shown_log = len(session.log)
+        self.query_one(Board).show(session, t)
+        self.refresh_bindings()
+
+    def _draw_dice(self) -> None:
+        session = self.session
+        table = session.table
+        locked = session.locked()
+        scoring = session.scoring()
+        # the dice of a turn that is over stay on the table, dimmed, until the next throw
+        stale = session.finished or not getattr(session.state, "dice", ())
+        for i in range(5):
+            view = self.query_one(f"#die-{i}", DieView)
+            face = table[i] if i < len(table) else None
+            label = ""
+            if face is not None and not stale:
+                if i in locked:
+                    label = self.t("dice.locked")
+                elif i in session.marked:
+                    label = self.t("dice.aside") if session.family == "thousand" else self.t("dice.held")
+                elif i in scoring:
+                    label = self.t("dice.scores")
+            view.show_die(
+                DieLook(
+                    face,
+                    session.faces_style,
+                    marked=i in session.marked and not stale,
+                    locked=i in locked and not stale,
+                    scoring=i in scoring and not stale,
+                    stale=stale,
+                    label=label,
+                    card=card_name(face, self.t) if face is not None else "",
+                )
+            )
+
+    def _status(self) -> Text:
+        session = self.session
+        t = self.t
+        if session.finished:
+            return Text(t("status.over"), style="bold green")
+        seat = session.seat
+        if seat is None:  # pragma: no cover - not finished means someone acts
+            return Text("")
+        text = Text("▶ ", style="bold yellow")
+        text.append(t("status.turn", name=seat.name), style="bold yellow")
+        if seat.is_bot:
+            text.append("  " + t("status.bot", level=t(f"level.{seat.level}")), style="grey62")
+        if session.dice is None:
+            text.append("  " + t("status.manual"), style="magenta")
+        return text
+
+    def _prompt(self) -> str:
+        session = self.session
+        t = self.t
+        if session.finished:
+            return ""
+        seat = session.seat
+        if seat is not None and seat.is_bot and session.bot_to_act:
+            return t("prompt.bot_thinking", name=seat.name)
+        if session.to_throw:
+            if session.dice is None:
+                return t("prompt.type_throw", n=session.to_throw, name=seat.name if seat else "")
+            return t("prompt.throw", n=session.to_throw)
+        family = session.family
+        decisions = session.decisions()
+        if family == "sheet":
+            can_throw = any(isinstance(a, Hold) for a in decisions)
+            return t("prompt.sheet_throw") if can_throw else t("prompt.sheet_record")
+        if family == "thousand":
+            if getattr(session.state, "choosing", False):
+                return t("prompt.thousand_choose")
+            return t("prompt.thousand_stop") if Stop() in decisions else t("prompt.thousand_throw")
+        return t("prompt.showdown")

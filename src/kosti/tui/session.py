@@ -1,0 +1,555 @@
+"""A game at the terminal, as a model the screens only draw: who sits where, where dice
+come from, the dice on the table in the order they lie, and a log of the turn.
+
+Every rule lives in the engine and every move goes through the :class:`~kosti.record.Recorder`,
+so the record is always the whole game. Several engine actions that one key stands
+for (hold and throw, set aside and stop) are checked together on the pure engine
+first: a refused key changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.bots.base import Advice, Bot
+from kosti.bots.levels import make_bot
+from kosti.dice import Faces, is_submultiset, normalize
+from kosti.errors import IllegalActionError, KostiError
+from kosti.games.base import Engine, GameState
+from kosti.record import Recorder
+from kosti.roller import DiceSource
+from kosti.rolloff import RollOff
+from kosti.rules.presets import Variant
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the table: a person, or a bot of some level."""
+
+    name: str
+    level: str | None = None
+    """``random``, ``heuristic`` or ``optimal`` for a bot; ``None`` for a person."""
+
+    @property
+    def is_bot(self) -> bool:
+        return self.level is not None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the log, as a catalog key and its parameters (``dice`` are faces, ``cell`` a cell id)."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+class Refused(KostiError):
+    """A key the game cannot take now; ``key`` names the catalog message that says why."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+        self.reason = ""
+        """The engine's own reason, when it refused (for logs and tests; the screen shows ``key``)."""
+
+
+def default_record_path(preset_id: str, now: datetime | None = None) -> Path:
+    """Where a game's record goes when nobody says: the user data directory of kosti."""
+    import platformdirs
+
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    return platformdirs.user_data_path("kosti") / "games" / f"{stamp}-{preset_id}.json"
+
+
+class Session:
+    """A game in progress at the terminal (see the module docstring)."""
+
+    def __init__(
+        self,
+        recorder: Recorder,
+        seats: Sequence[Seat],
+        dice: DiceSource | None,
+        path: Path | None = None,
+        rolloff: RollOff | None = None,
+        seed: int | None = None,
+    ) -> None:
+        names = list(recorder.record.players)
+        by_name = {seat.name: seat for seat in seats}
+        self.seats: tuple[Seat, ...] = tuple(by_name.get(name, Seat(name)) for name in names)
+        self.recorder = recorder
+        self.dice = dice
+        """Where throws come from; ``None`` when they are typed in (scorekeeper mode)."""
+        self.path = path
+        self.rolloff = rolloff
+        self.log: list[LogEntry] = []
+        self.table: list[int] = []
+        """The dice of the last throw in the order they lie (with the kept ones in their places)."""
+        self.marked: set[int] = set()
+        """Positions on :attr:`table` marked by the player: held, or to set aside."""
+        self._bots: dict[str, Bot] = {}
+        for i, seat in enumerate(self.seats):
+            if seat.level is not None:
+                self._bots[seat.name] = make_bot(seat.level, self.family, None if seed is None else seed + i)
+        self._advice: tuple[GameState, list[Advice]] | None = None
+        self._adviser: Any = None
+        self._sync_table()
+
+    @classmethod
+    def new(
+        cls,
+        rules: Variant,
+        seats: Sequence[Seat],
+        dice: DiceSource | None,
+        path: Path | None = None,
+        rolloff: RollOff | None = None,
+        seed: int | None = None,
+    ) -> Session:
+        """A new game; ``seats`` in turn order (the roll-off's starter first)."""
+        extra: dict[str, Any] = {}
+        bots = {s.name: s.level for s in seats if s.level is not None}
+        if bots:
+            extra["bots"] = bots
+        if rolloff is not None and rolloff.throws:
+            extra["rolloff"] = [{"player": t.player, "roll": list(t.faces)} for t in rolloff.throws]
+        recorder = Recorder(rules, [s.name for s in seats], extra)
+        session = cls(recorder, seats, dice, path, rolloff, seed)
+        session.save()
+        return session
+
+    @classmethod
+    def resume(
+        cls, recorder: Recorder, dice: DiceSource | None, path: Path | None, seed: int | None = None
+    ) -> Session:
+        """Continue a recorded game; the bots are the ones its record names."""
+        bots = recorder.record.extra.get("bots", {})
+        seats = [
+            Seat(name, bots.get(name) if isinstance(bots, dict) else None) for name in recorder.record.players
+        ]
+        session = cls(recorder, seats, dice, path, None, seed)
+        session.log.append(LogEntry("log.resumed", {"turns": len(recorder.record.turns)}))
+        return session
+
+    # -- what the screens read -------------------------------------------------
+
+    @property
+    def state(self) -> GameState:
+        return self.recorder.state
+
+    @property
+    def engine(self) -> Engine[Any]:
+        return self.recorder.engine
+
+    @property
+    def variant(self) -> Variant:
+        return self.state.variant
+
+    @property
+    def family(self) -> str:
+        return self.variant.family
+
+    @property
+    def faces_style(self) -> str:
+        return self.variant.options.faces
+
+    @property
+    def finished(self) -> bool:
+        return self.engine.is_finished(self.state)
+
+    @property
+    def seat(self) -> Seat | None:
+        """The player to act (``None`` once the game is over)."""
+        index = self.engine.current_player(self.state)
+        return None if index is None else self.seats[index]
+
+    @property
+    def bot_to_act(self) -> bool:
+        """A bot must act now (and can: in scorekeeper mode its throws are typed in)."""
+        seat = self.seat
+        if seat is None or not seat.is_bot:
+            return False
+        return self.dice is not None or not self.to_throw
+
+    @property
+    def to_throw(self) -> int:
+        return self.engine.to_throw(self.state)
+
+    def decisions(self) -> list[Action]:
+        return self.engine.decisions(self.state)
+
+    def locked(self) -> set[int]:
+        """Positions that may not be thrown again this turn (showdown: held dice are locked)."""
+        faces = getattr(self.state, "locked", ())
+        return self._positions(faces, prefer=self.marked) if faces and self.family == "showdown" else set()
+
+    def scoring(self) -> set[int]:
+        """Positions of the dice of the last throw that score («Тысяча»)."""
+        if self.family != "thousand" or not self.table:
+            return set()
+        from kosti.games.thousand.scoring import score_throw
+
+        return self._positions(score_throw(self.table).scoring)
+
+    def marked_faces(self) -> Faces:
+        return tuple(sorted(self.table[i] for i in self.marked))
+
+    # -- the player's keys -------------------------------------------------------
+
+    def toggle(self, position: int) -> None:
+        """Mark or unmark the die at ``position`` (hold it, or pick it to set aside)."""
+        if self.finished or not 0 <= position < len(self.table) or self.to_throw:
+            raise Refused("refuse.no_dice")
+        if self.family == "thousand":
+            if not getattr(self.state, "choosing", False):
+                raise Refused("refuse.no_choice")
+        elif not any((isinstance(a, Hold) and a.faces) or isinstance(a, Announce) for a in self.decisions()):
+            # (in column II dice may be picked before the announcement that allows the throw)
+            raise Refused("refuse.no_throws")
+        if position in self.locked():
+            raise Refused("refuse.locked")
+        self.marked ^= {position}
+
+    def throw_plan(self) -> tuple[list[Action], int]:
+        """The decisions the throw key stands for now, and how many dice are thrown after them.
+
+        0 dice: the decisions end the turn themselves (setting dice aside can win the game,
+        earn a dot or confirm the turn). :class:`Refused` when no throw is allowed.
+        """
+        if self.finished:
+            raise Refused("refuse.over")
+        if self.to_throw:
+            return [], self.to_throw
+        plan: list[Action] = []
+        if self.family == "thousand":
+            if getattr(self.state, "choosing", False):
+                plan.append(SetAside(self.marked_faces()))
+            state = self._check(plan)
+            if self._turn_over(state) or self.engine.to_throw(state):
+                return plan, self.engine.to_throw(state)
+            plan.append(Throw())
+        else:
+            decisions = self.decisions()
+            hold = Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ())
+            if hold not in decisions and not any(isinstance(a, Hold) for a in decisions):
+                if any(isinstance(a, Announce) for a in decisions):
+                    raise Refused("refuse.announce_first")
+                raise Refused("refuse.no_throws")
+            plan.append(hold)
+        n = self.engine.to_throw(self._check(plan))
+        if n == 0:
+            raise Refused("refuse.no_throws")
+        return plan, n
+
+    def _turn_over(self, state: GameState) -> bool:
+        return self.engine.is_finished(state) or state.turn != self.state.turn
+
+    def throw(self, faces: Sequence[int] | None = None) -> None:
+        """The throw key: the decisions it stands for, then the throw (``faces`` when typed in)."""
+        plan, n = self.throw_plan()
+        if n == 0:
+            # setting the dice aside ended the turn: there is nothing left to throw
+            for action in plan:
+                self._apply(action)
+            return
+        if faces is None:
+            if self.dice is None:
+                raise Refused("refuse.type_dice", n=n)
+            thrown = tuple(self.dice.roll(n))
+        else:
+            thrown = tuple(faces)
+            if len(thrown) != n:
+                raise Refused("refuse.dice_count", n=n)
+            try:
+                normalize(thrown)
+            except KostiError:
+                raise Refused("refuse.dice_faces") from None
+        self._check([*plan, Roll(thrown)])
+        for action in plan:
+            self._apply(action)
+        self._apply(Roll(thrown))
+
+    def record(self, cell: str) -> None:
+        """Record the dice in ``cell`` (score-sheet games)."""
+        self._decide(Score(cell), "refuse.cell")
+
+    def scratch(self, cell: str) -> None:
+        """Scratch ``cell`` (poker-fences)."""
+        self._decide(Scratch(cell), "refuse.scratch")
+
+    def announce(self, cell: str) -> None:
+        """Announce ``cell`` (column II of poker-fences)."""
+        self._decide(Announce(cell), "refuse.announce")
+
+    def stop(self) -> None:
+        """Bank the turn («хватит», «Тысяча») or stand (showdown).
+
+        With dice to set aside by choice, the marked dice are set aside first; if that
+        already ends the turn (a win, a dot, a confirmed hot-dice turn) no stop is made.
+        """
+        if self.family == "sheet":
+            raise Refused("refuse.no_stop")
+        if self.finished:
+            raise Refused("refuse.over")
+        if self.to_throw:
+            raise Refused("refuse.throw_first")
+        plan: list[Action] = []
+        if self.family == "thousand" and getattr(self.state, "choosing", False):
+            plan.append(SetAside(self.marked_faces()))
+        state = self._check(plan)
+        if not self._turn_over(state):
+            if Stop() not in self.engine.decisions(state):
+                raise self._stop_refusal(state)
+            plan.append(Stop())
+        for action in plan:
+            self._apply(action)
+
+    def _stop_refusal(self, state: GameState) -> Refused:
+        needed = getattr(self.engine, "needed", None)
+        total = getattr(state, "turn_total", 0)
+        if needed is None or self.engine.to_throw(state):
+            return Refused("refuse.stop_now")
+        board = getattr(state, "board", ())
+        current = self.engine.current_player(state)
+        if current is not None and board and board[current].on_barrel:
+            return Refused("refuse.stop_barrel", need=needed(state), total=total)
+        return Refused("refuse.stop_needed", need=needed(state), total=total)
+
+    def _decide(self, action: Action, refusal: str) -> None:
+        if self.finished:
+            raise Refused("refuse.over")
+        if self.to_throw:
+            raise Refused("refuse.throw_first")
+        if action not in self.decisions():
+            raise Refused(refusal)
+        self._apply(action)
+
+    def _check(self, actions: Sequence[Action]) -> GameState:
+        """The state after ``actions`` on the pure engine; :class:`Refused` if one is illegal."""
+        state = self.state
+        for action in actions:
+            try:
+                state = self.engine.apply(state, action)
+            except IllegalActionError as error:
+                refusal = Refused(self._refusal(action))
+                refusal.reason = str(error)
+                raise refusal from None
+        return state
+
+    @staticmethod
+    def _refusal(action: Action) -> str:
+        if isinstance(action, SetAside):
+            return "refuse.set_aside"
+        if isinstance(action, Hold):
+            return "refuse.hold"
+        if isinstance(action, Roll):
+            return "refuse.roll"
+        return "refuse.action"
+
+    # -- bots --------------------------------------------------------------------
+
+    def bot_step(self) -> bool:
+        """Let the bot whose turn it is make one move (a decision, or its throw); False if none is due."""
+        move = self.bot_move()
+        if move is None:
+            return False
+        self.play_bot_move(move)
+        return True
+
+    def bot_move(self) -> Action | None:
+        """The next move of the bot whose turn it is, not yet made: its throw, or its decision.
+
+        Changes nothing, so a screen may work it out in a thread (an exact solver can take
+        its time) and then :meth:`play_bot_move` it. ``None`` when no bot is to act.
+        """
+        seat = self.seat
+        if not self.bot_to_act or seat is None:
+            return None
+        n = self.to_throw
+        if n:
+            return Roll(tuple(self.dice.roll(n))) if self.dice is not None else None
+        return self._bots[seat.name].choose(self.state)
+
+    def play_bot_move(self, action: Action) -> None:
+        """Make the bot's move (from :meth:`bot_move`), showing its holds on the table."""
+        if isinstance(action, Hold | SetAside):
+            self.marked = self._positions(action.faces, prefer=self.marked)
+        self._apply(action)
+
+    def advice(self) -> list[Advice]:
+        """The hint: every decision ranked by the best adviser at hand (cached per state)."""
+        if self._advice is not None and self._advice[0] is self.state:
+            return self._advice[1]
+        if self.to_throw or self.finished:
+            return []
+        if self._adviser is None:
+            self._adviser = hint_adviser(self.family)
+        try:
+            ranked: list[Advice] = self._adviser.advise(self.state)
+        except (KostiError, NotImplementedError):
+            # a variant the exact solver does not play: the heuristic still has a view
+            self._adviser = make_bot("heuristic", self.family)
+            ranked = self._adviser.advise(self.state)
+        self._advice = (self.state, ranked)
+        return ranked
+
+    # -- bookkeeping -----------------------------------------------------------
+
+    def _apply(self, action: Action) -> None:
+        before = self.state
+        seat = self.seat
+        name = seat.name if seat else ""
+        scores_before = self.engine.scores(before)
+        entry = self._describe(before, name, action)
+        self.recorder.apply(action)
+        after = self.state
+        if isinstance(action, Roll):
+            self._lay(action.faces, before)
+        if entry is not None:
+            self.log.append(entry)
+        self._log_effects(before, after, scores_before, action)
+        if after.turn != before.turn:
+            self.marked = set()
+        self.save()
+
+    def _describe(self, state: GameState, name: str, action: Action) -> LogEntry | None:
+        if isinstance(action, Roll):
+            params: dict[str, Any] = {"name": name, "dice": tuple(action.faces)}
+            if self.family == "thousand":
+                from kosti.games.thousand.scoring import score_throw
+
+                points = score_throw(action.faces).points
+                if points:
+                    return LogEntry("log.throw_points", {**params, "points": points})
+                return LogEntry("log.bust", params)
+            return LogEntry("log.throw", params)
+        if isinstance(action, Hold):
+            if not action.faces or (
+                self.family == "showdown" and action.faces == getattr(state, "locked", ())
+            ):
+                return None
+            return LogEntry("log.hold", {"name": name, "dice": action.faces})
+        if isinstance(action, Score):
+            value = cell_value(state, action.cell)
+            return LogEntry("log.score", {"name": name, "cell": action.cell, "points": value})
+        if isinstance(action, Scratch):
+            return LogEntry("log.scratch", {"name": name, "cell": action.cell})
+        if isinstance(action, Announce):
+            return LogEntry("log.announce", {"name": name, "cell": action.cell})
+        if isinstance(action, SetAside):
+            return LogEntry("log.set_aside", {"name": name, "dice": action.faces})
+        if isinstance(action, Stop):
+            if self.family == "thousand":
+                return LogEntry("log.bank", {"name": name, "points": getattr(state, "turn_total", 0)})
+            return LogEntry("log.stand", {"name": name, "dice": getattr(state, "dice", ())})
+        return None
+
+    def _log_effects(self, before: GameState, after: GameState, scores: list[int], action: Action) -> None:
+        engine = self.engine
+        new_scores = engine.scores(after)
+        if self.family == "thousand" and after.turn != before.turn:
+            for name, old, new in zip(after.players, scores, new_scores, strict=True):
+                if old != new:
+                    self.log.append(LogEntry("log.score_change", {"name": name, "before": old, "after": new}))
+        if self.family == "showdown":
+            last = getattr(after, "last", None)
+            if last is not None and last is not getattr(before, "last", None):
+                winner = after.players[last.winner]
+                self.log.append(LogEntry("log.bank_won", {"name": winner, "bank": last.bank}))
+            elif getattr(after, "deciding", 0) > getattr(before, "deciding", 0):
+                tied = ", ".join(after.players[i] for i in getattr(after, "playing", ()))
+                self.log.append(LogEntry("log.deciding", {"names": tied}))
+        seat = engine.current_player(before)
+        if self.family == "sheet" and isinstance(action, Score | Scratch) and seat is not None:
+            # what the turn added beyond the cell itself: an upper bonus or penalty, a Yahtzee bonus
+            recorded = cell_value(before, action.cell) if isinstance(action, Score) else 0
+            extra = new_scores[seat] - scores[seat] - recorded
+            if extra:
+                self.log.append(LogEntry("log.bonus", {"name": after.players[seat], "points": extra}))
+        if engine.is_finished(after) and not engine.is_finished(before):
+            winners = [after.players[i] for i in engine.winners(after)]
+            self.log.append(LogEntry("log.game_over", {"names": ", ".join(winners)}))
+
+    def _lay(self, faces: Faces, before: GameState) -> None:
+        """Put the thrown dice on the table: kept dice stay where they lie, new ones fill the gaps."""
+        if self.family == "thousand":
+            self.table = list(faces)
+            self.marked = self.scoring() if getattr(self.state, "choosing", False) else set()
+            return
+        kept = sorted(self.marked) if getattr(before, "throws", 0) and len(self.table) == 5 else []
+        if len(faces) + len(kept) != 5:
+            kept = []
+        table = [0] * 5
+        for i in kept:
+            table[i] = self.table[i]
+        rest = iter(faces)
+        for i in range(5):
+            if i not in kept:
+                table[i] = next(rest)
+        self.table = table
+        if not kept:
+            self.marked = set()
+        self._sync_table()
+
+    def _sync_table(self) -> None:
+        """Make the table agree with the state's dice when it does not (after a resume, say)."""
+        dice = tuple(getattr(self.state, "dice", ()))
+        if dice and tuple(sorted(self.table)) != tuple(sorted(dice)):
+            self.table = list(dice)
+            self.marked = set()
+
+    def _positions(self, faces: Sequence[int], prefer: set[int] | None = None) -> set[int]:
+        """Positions on the table that show ``faces`` (as a multiset), preferring ``prefer``."""
+        if not is_submultiset(faces, self.table):
+            return set()
+        wanted = list(faces)
+        chosen: set[int] = set()
+        order = sorted(range(len(self.table)), key=lambda i: (i not in (prefer or set()), i))
+        for i in order:
+            if self.table[i] in wanted:
+                wanted.remove(self.table[i])
+                chosen.add(i)
+        return chosen
+
+    def save(self) -> Path | None:
+        """Write the record to :attr:`path` (atomically); the path, or ``None`` when not saving."""
+        if self.path is None:
+            return None
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".kosti-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(self.recorder.record.dumps())
+        os.replace(tmp, self.path)
+        return self.path
+
+    def record_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = json.loads(self.recorder.record.dumps())
+        return data
+
+
+def hint_adviser(family: str) -> Any:
+    """What gives hints: the solver's optimal bot for score sheets when it exists, else the heuristic bot."""
+    from kosti.bots.levels import optimal_available
+
+    if family == "sheet" and optimal_available(family):
+        bot = make_bot("optimal", family)
+        if hasattr(bot, "advise"):
+            return bot
+    bot = make_bot("heuristic", family)
+    return bot if hasattr(bot, "advise") else None
+
+
+def cell_value(state: GameState, cell: str) -> int:
+    """What recording the dice on the table in ``cell`` scores now (score-sheet games)."""
+    from kosti.games.sheet.game import SHEET, SheetState
+
+    if not isinstance(state, SheetState):
+        raise IllegalActionError("only score-sheet games record cells")
+    return SHEET.score_of(state, cell)

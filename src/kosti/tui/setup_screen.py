@@ -1,0 +1,290 @@
+"""The new-game screen: pick the preset, change its options, seat the players and the bots."""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import fields
+from typing import Any, Literal
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static, Switch
+
+from kosti.bots.levels import levels_for
+from kosti.errors import KostiError
+from kosti.i18n import Catalog
+from kosti.rules.options import Options
+from kosti.rules.presets import PRESETS, Variant, variant
+from kosti.tui.session import Seat
+
+if typing.TYPE_CHECKING:
+    from kosti.tui.app import PlayConfig
+
+SHOWN_KINDS = ("literal", "bool", "int", "optional_int")
+
+
+def option_kind(hint: Any) -> str | None:
+    """How an option is edited: ``literal`` (a select), ``bool`` (a switch), ``int`` or
+    ``optional_int`` (an input; empty means off), ``None`` for lists (not offered here)."""
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        return "literal"
+    if hint is bool:
+        return "bool"
+    if hint is int:
+        return "int"
+    if origin in (types.UnionType, typing.Union) and set(typing.get_args(hint)) == {int, type(None)}:
+        return "optional_int"
+    return None
+
+
+def editable_options(options: Options) -> list[tuple[str, str, Any, tuple[Any, ...]]]:
+    """The options the screen offers: (name, kind, current value, choices of a Literal)."""
+    hints = typing.get_type_hints(type(options))
+    result = []
+    for f in fields(options):
+        kind = option_kind(hints[f.name])
+        if kind is not None:
+            result.append((f.name, kind, getattr(options, f.name), typing.get_args(hints[f.name])))
+    return result
+
+
+def bot_name(level: str, taken: list[str], t: Catalog) -> str:
+    """A free name for a new bot of ``level`` («Умник», «Умник 2» …)."""
+    base = t(f"bot.{level}")
+    name = base
+    k = 2
+    while name in taken:
+        name = f"{base} {k}"
+        k += 1
+    return name
+
+
+class SetupScreen(Screen[None]):
+    """Choose the game and the players; Ctrl+S (or the button) starts it."""
+
+    DEFAULT_CSS = """
+    SetupScreen #setup { height: 1fr; }
+    SetupScreen #game-panel, SetupScreen #players-panel { width: 1fr; border: round $primary; padding: 0 1; }
+    SetupScreen #preset-summary { color: $text-muted; height: auto; margin: 0 0 1 0; }
+    SetupScreen #options { height: 1fr; }
+    SetupScreen .option-row { height: 1; margin-bottom: 1; }
+    SetupScreen .option-row Label { width: 30; padding: 0 1 0 0; }
+    SetupScreen .option-row Switch { border: none; height: 1; padding: 0; }
+    SetupScreen .option-row Select, SetupScreen .option-row Input { width: 1fr; }
+    SetupScreen #players { height: auto; max-height: 12; margin-bottom: 1; }
+    SetupScreen .add-row { height: auto; margin-bottom: 1; }
+    SetupScreen #preset { margin-top: 1; }
+    SetupScreen .add-row Input, SetupScreen .add-row Select { width: 1fr; }
+    SetupScreen .add-row Button { width: auto; min-width: 14; }
+    SetupScreen #setup-error { color: $error; height: auto; }
+    SetupScreen #start-row { height: auto; align: center middle; }
+    SetupScreen #start { margin: 0 2; }
+    """
+
+    def __init__(self, t: Catalog, config: PlayConfig) -> None:
+        super().__init__()
+        self.t = t
+        self.config = config
+        chosen = variant(config.preset, config.options) if config.preset else None
+        self.preset_id = chosen.preset.id if chosen else "poker-classic"
+        self.initial: Variant | None = chosen
+        self.seats: list[Seat] = list(config.seats) or [
+            Seat(t("setup.you")),
+            Seat(bot_name("heuristic", [], t), "heuristic"),
+        ]
+        self._bindings.bind("ctrl+s", "start", t("key.start"))
+        self._bindings.bind("delete", "remove_player", t("key.remove_player"))
+        self._bindings.bind("ctrl+q", "quit_app", t("key.quit"))
+        self._generation = 0
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        yield Header()
+        with Horizontal(id="setup"):
+            with Vertical(id="game-panel"):
+                presets = [(f"{p.name(t.lang)}  ({p.id})", p.id) for p in PRESETS.values()]
+                yield Select(presets, value=self.preset_id, allow_blank=False, id="preset", compact=True)
+                yield Static(id="preset-summary")
+                yield VerticalScroll(id="options")
+            with Vertical(id="players-panel"):
+                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+                with Horizontal(classes="add-row"):
+                    yield Input(placeholder=t("setup.name"), id="name", compact=True)
+                    yield Button(t("setup.add_player"), id="add-player", variant="primary", compact=True)
+                with Horizontal(classes="add-row"):
+                    yield Select(
+                        self._levels(), value="heuristic", allow_blank=False, id="level", compact=True
+                    )
+                    yield Button(t("setup.add_bot"), id="add-bot", compact=True)
+                yield Button(t("setup.remove"), id="remove", variant="warning", compact=True)
+                yield Static(id="setup-error")
+        with Horizontal(id="start-row"):
+            yield Button(t("setup.start"), id="start", variant="success")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        t = self.t
+        self.title = "kosti"
+        self.sub_title = t("setup.title")
+        self.query_one("#game-panel").border_title = t("setup.game")
+        self.query_one("#players-panel").border_title = t("setup.players")
+        players: DataTable[Any] = self.query_one("#players", DataTable)
+        players.add_column("#", key="n")
+        players.add_column(t("setup.player"), key="name")
+        players.add_column(t("setup.plays"), key="who")
+        self._show_preset(self.initial)
+        self._show_players()
+
+    # -- the game ---------------------------------------------------------------
+
+    @on(Select.Changed, "#preset")
+    def _preset_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.preset_id:
+            self.preset_id = event.value
+            self._show_preset(None)
+
+    def _show_preset(self, chosen: Variant | None) -> None:
+        t = self.t
+        preset = PRESETS[self.preset_id]
+        options = chosen.options if chosen is not None else preset.options
+        self.query_one("#preset-summary", Static).update(preset.summary(t.lang))
+        box = self.query_one("#options", VerticalScroll)
+        box.remove_children()
+        # ids must be fresh: the old widgets are removed asynchronously
+        self._generation += 1
+        rows: list[Widget] = []
+        for name, kind, value, choices in editable_options(options):
+            widget_id = f"opt-{self._generation}-{name}"
+            editor: Widget
+            if kind == "literal":
+                labels = [(self._value_label(name, c), c) for c in choices]
+                editor = Select(labels, value=value, allow_blank=False, id=widget_id, compact=True)
+            elif kind == "bool":
+                editor = Switch(value=bool(value), id=widget_id)
+            else:
+                editor = Input(
+                    "" if value is None else str(value),
+                    placeholder=t("setup.off") if kind == "optional_int" else "",
+                    type="integer",
+                    id=widget_id,
+                    compact=True,
+                )
+            rows.append(Horizontal(Label(t.option(name)), editor, classes="option-row"))
+        box.mount_all(rows)
+        levels: Select[str] = self.query_one("#level", Select)
+        levels.set_options(self._levels())
+        levels.value = "heuristic"
+
+    def _levels(self) -> list[tuple[str, str]]:
+        """The bot levels offered for the chosen preset's family."""
+        family = PRESETS[self.preset_id].family
+        return [(self.t(f"level.{level}"), level) for level in levels_for(family)]
+
+    def _value_label(self, name: str, value: str) -> str:
+        key = f"value.{name}.{value}"
+        return self.t(key) if self.t.has(key) else value
+
+    def overrides(self) -> dict[str, Any]:
+        """The options as the screen shows them, where they differ from the preset."""
+        preset = PRESETS[self.preset_id]
+        result: dict[str, Any] = {}
+        for name, kind, default, _choices in editable_options(preset.options):
+            widget = self.query_one(f"#opt-{self._generation}-{name}")
+            value: Any
+            if isinstance(widget, Select | Switch):
+                value = widget.value
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if kind == "optional_int" and not text:
+                    value = None
+                else:
+                    try:
+                        value = int(text)
+                    except ValueError:
+                        raise KostiError(self.t("setup.bad_number", option=self.t.option(name))) from None
+            else:  # pragma: no cover - every editor is one of these
+                continue
+            if value != default:
+                result[name] = value
+        return result
+
+    # -- the players -------------------------------------------------------------
+
+    def _show_players(self) -> None:
+        t = self.t
+        table: DataTable[Any] = self.query_one("#players", DataTable)
+        table.clear()
+        for i, seat in enumerate(self.seats):
+            who = t("setup.human") if seat.level is None else t(f"level.{seat.level}")
+            table.add_row(str(i + 1), Text(seat.name, style="bold"), who, key=str(i))
+
+    def _error(self, key: str = "", **params: Any) -> None:
+        self.query_one("#setup-error", Static).update(self.t(key, **params) if key else "")
+
+    @on(Button.Pressed, "#add-player")
+    @on(Input.Submitted, "#name")
+    def _add_player(self) -> None:
+        entry = self.query_one("#name", Input)
+        name = entry.value.strip()
+        if not name:
+            self._error("setup.need_name")
+            return
+        if any(s.name == name for s in self.seats):
+            self._error("setup.name_taken", name=name)
+            return
+        self.seats.append(Seat(name))
+        entry.value = ""
+        self._error()
+        self._show_players()
+
+    @on(Button.Pressed, "#add-bot")
+    def _add_bot(self) -> None:
+        level = self.query_one("#level", Select).value
+        if not isinstance(level, str):
+            return
+        self.seats.append(Seat(bot_name(level, [s.name for s in self.seats], self.t), level))
+        self._error()
+        self._show_players()
+
+    @on(Button.Pressed, "#remove")
+    def action_remove_player(self) -> None:
+        table: DataTable[Any] = self.query_one("#players", DataTable)
+        if not self.seats:
+            return
+        row = min(table.cursor_row, len(self.seats) - 1)
+        del self.seats[row]
+        self._show_players()
+
+    # -- start -------------------------------------------------------------------
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        from kosti.bots.levels import levels_for as offered
+        from kosti.tui.app import KostiApp
+
+        if not self.seats:
+            self._error("setup.need_players")
+            return
+        try:
+            rules = variant(self.preset_id, self.overrides())
+        except KostiError as error:
+            self.query_one("#setup-error", Static).update(Text(str(error)))
+            return
+        levels = offered(rules.family)
+        for seat in self.seats:
+            if seat.level is not None and seat.level not in levels:
+                self._error("setup.level_unavailable", name=seat.name)
+                return
+        app = self.app
+        if isinstance(app, KostiApp):
+            app.pop_screen()
+            app.start(rules, list(self.seats))
+
+    def action_quit_app(self) -> None:
+        self.app.exit(None)

@@ -1,0 +1,95 @@
+"""``kosti play`` on the command line: arguments become the game's setup; bad ones exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from kosti.cli import app, register_commands
+from kosti.tui.app import KostiApp, PlayConfig
+from kosti.tui.session import Seat
+
+register_commands()
+runner = CliRunner()
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[PlayConfig]:
+    """Catch the configuration ``kosti play`` starts the app with, without opening it."""
+    seen: list[PlayConfig] = []
+
+    def run(self: KostiApp, *args: Any, **kwargs: Any) -> Path | None:
+        seen.append(self.config)
+        return None
+
+    monkeypatch.setattr(KostiApp, "run", run)
+    return seen
+
+
+def test_players_bots_and_options_reach_the_game(started: list[PlayConfig]) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "play",
+            "poker-free",
+            "-p",
+            "Anna",
+            "-b",
+            "heuristic",
+            "-b",
+            "heuristic",
+            "-o",
+            "stake=2",
+            "--lang",
+            "ru",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    (config,) = started
+    assert config.preset == "poker-free(stake=2)"
+    assert config.lang == "ru"
+    assert config.seats == [Seat("Anna"), Seat("Умник", "heuristic"), Seat("Умник 2", "heuristic")]
+
+
+def test_seed_manual_and_record_are_passed_on(started: list[PlayConfig], tmp_path: Path) -> None:
+    record = tmp_path / "g.json"
+    result = runner.invoke(
+        app, ["play", "thousand-v2", "-p", "Anna", "--seed", "7", "--manual", "--record", str(record)]
+    )
+    assert result.exit_code == 0, result.output
+    (config,) = started
+    assert (config.seed, config.manual, config.record) == (7, True, record)
+
+
+def test_resume_reads_the_record(started: list[PlayConfig]) -> None:
+    records = Path(__file__).resolve().parents[1] / "records"
+    path = records / "thousand-classic-opening.json"
+    result = runner.invoke(app, ["play", "--resume", str(path)])
+    assert result.exit_code == 0, result.output
+    (config,) = started
+    assert config.resume is not None and config.resume.players == ["Anna", "Boris"]
+    assert config.record == path  # the game goes on in the same file
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "poker-free", "-b", "genius"],
+        ["play", "thousand-classic", "-b", "optimal"],
+        ["play", "-o", "stake=2"],
+        ["play", "poker-free", "-o", "nonsense"],
+        ["play", "no-such-game"],
+        ["play", "poker-free", "--lang", "de"],
+        ["play", "poker-free", "-p", "Anna", "-p", "Anna"],
+        ["play", "--resume", "no-such-file.json"],
+    ],
+)
+def test_bad_arguments_exit_2_with_one_line(started: list[PlayConfig], args: list[str]) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert started == []

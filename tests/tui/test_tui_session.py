@@ -1,0 +1,236 @@
+"""The model behind the terminal game: keys become engine actions, refused keys change nothing,
+the record is written as the game goes and replays to the same state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kosti.actions import Hold, Score
+from kosti.games import engine_for
+from kosti.record import Recorder, load, replay
+from kosti.roller import ScriptedDice
+from kosti.rules.presets import variant
+from kosti.tui.session import Refused, Seat, Session
+
+
+def sheet_session(throws: list[tuple[int, ...]], tmp_path: Path | None = None) -> Session:
+    rules = variant("poker-free")
+    path = tmp_path / "game.json" if tmp_path else None
+    return Session.new(rules, [Seat("Anna")], ScriptedDice(throws), path)
+
+
+def test_hold_keeps_dice_in_place_and_throws_the_rest() -> None:
+    session = sheet_session([(2, 2, 5, 2, 6), (2, 1)])
+    session.throw()
+    assert session.table == [2, 2, 5, 2, 6]
+    for position in (0, 1, 3):
+        session.toggle(position)
+    session.throw()
+    # the held twos stay where they lie; the new dice fill the gaps in the order thrown
+    assert session.table == [2, 2, 2, 2, 1]
+    assert session.state.dice == (1, 2, 2, 2, 2)  # type: ignore[attr-defined]
+    assert session.recorder.record.turns[0].actions[1] == Hold((2, 2, 2))
+
+
+def test_recording_a_cell_logs_its_points() -> None:
+    session = sheet_session([(6, 6, 6, 6, 1)])
+    session.throw()
+    session.record("sixes")
+    assert engine_for(session.variant).scores(session.state) == [24]
+    assert session.log[-1].key == "log.score"
+    assert session.log[-1].params == {"name": "Anna", "cell": "sixes", "points": 24}
+
+
+def test_a_refused_key_changes_nothing() -> None:
+    session = sheet_session([(1, 2, 3, 4, 5), (6, 6, 6, 6, 6)])
+    with pytest.raises(Refused) as refused:
+        session.record("ones")
+    assert refused.value.key == "refuse.throw_first"
+    session.throw()
+    session.record("ones")
+    before = session.state
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.record("ones")  # already recorded
+    assert refused.value.key == "refuse.cell"
+    assert session.state is not before and session.state.dice == (6, 6, 6, 6, 6)  # type: ignore[attr-defined]
+    with pytest.raises(Refused):
+        session.stop()  # score sheets have no stop
+
+
+def test_holding_is_refused_when_no_throw_is_left() -> None:
+    session = sheet_session([(1, 2, 3, 4, 6), (5,), (5,)])
+    session.throw()
+    session.toggle(0)
+    session.toggle(1)
+    session.toggle(2)
+    session.toggle(3)
+    session.throw()
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.toggle(0)
+    assert refused.value.key == "refuse.no_throws"
+    with pytest.raises(Refused):
+        session.throw()
+
+
+def test_the_record_is_saved_after_every_move_and_replays(tmp_path: Path) -> None:
+    session = sheet_session([(1, 1, 1, 2, 3), (4, 4, 4, 4, 4)], tmp_path)
+    session.throw()
+    session.record("ones")
+    session.throw()
+    session.record("fours")
+    saved = load(tmp_path / "game.json")
+    assert saved.players == ["Anna"]
+    assert engine_for(session.variant).scores(replay(saved)) == [3 + 20]
+
+
+def test_resume_continues_where_the_record_stops(tmp_path: Path) -> None:
+    session = sheet_session([(1, 1, 1, 2, 3)], tmp_path)
+    session.throw()
+    session.record("ones")
+    resumed = Session.resume(Recorder.resume(load(tmp_path / "game.json")), ScriptedDice([(6,) * 5]), None)
+    resumed.throw()
+    resumed.record("poker")
+    assert engine_for(resumed.variant).scores(resumed.state) == [3 + 50]
+
+
+def test_typed_throws_are_checked() -> None:
+    session = Session.new(variant("poker-free"), [Seat("Anna")], None)
+    with pytest.raises(Refused) as refused:
+        session.throw()
+    assert refused.value.key == "refuse.type_dice"
+    with pytest.raises(Refused) as refused:
+        session.throw((1, 2, 3))
+    assert refused.value.key == "refuse.dice_count"
+    with pytest.raises(Refused) as refused:
+        session.throw((1, 2, 3, 4, 7))
+    assert refused.value.key == "refuse.dice_faces"
+    session.throw((1, 5, 3, 3, 4))
+    assert session.state.dice == (1, 3, 3, 4, 5)  # type: ignore[attr-defined]
+
+
+def thousand_session(throws: list[tuple[int, ...]], **options: object) -> Session:
+    rules = variant("thousand-classic", dict(options))
+    return Session.new(rules, [Seat("Anna"), Seat("Boris")], ScriptedDice(throws))
+
+
+def test_thousand_stop_is_refused_below_the_opening_with_what_is_needed() -> None:
+    session = thousand_session([(5, 2, 3, 3, 6)])
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.stop()
+    assert refused.value.key == "refuse.stop_needed"
+    assert refused.value.params == {"need": 50, "total": 5}
+
+
+def test_thousand_bust_and_turn_change_are_logged() -> None:
+    session = thousand_session([(1, 1, 1, 5, 2), (2, 3, 4, 6, 6)])
+    session.throw()
+    session.stop()
+    session.throw()
+    keys = [entry.key for entry in session.log]
+    assert keys == ["log.throw_points", "log.bank", "log.score_change", "log.bust"]
+    assert session.log[2].params == {"name": "Anna", "before": 0, "after": 105}  # three 1s and a 5
+
+
+def test_thousand_choice_preselects_the_scoring_dice_and_sets_aside_what_is_marked() -> None:
+    session = Session.new(
+        variant("thousand-v2"), [Seat("Anna")], ScriptedDice([(1, 5, 2, 3, 3), (1, 1, 2, 6)])
+    )
+    session.throw()
+    assert session.table == [1, 5, 2, 3, 3]
+    assert session.marked == {0, 1}
+    session.toggle(1)  # keep the 5 in hand: set aside only the 1
+    session.throw()
+    assert session.state.turn_total == 10  # type: ignore[attr-defined]
+    assert session.state.dice_left == 4  # type: ignore[attr-defined]
+    assert session.table == [1, 1, 2, 6] and session.marked == {0, 1}
+    for position in (0, 1, 2):
+        session.toggle(position)  # unpick the 1s, pick the 2, which does not score
+    before = session.state
+    with pytest.raises(Refused) as refused:
+        session.stop()
+    assert refused.value.key == "refuse.set_aside"
+    assert session.state is before
+
+
+def test_showdown_held_dice_are_locked() -> None:
+    rules = variant("poker-showdown", {"rounds": 1})
+    session = Session.new(rules, [Seat("Anna"), Seat("Boris")], ScriptedDice([(4, 4, 1, 2, 3), (4, 6, 5)]))
+    session.throw()
+    session.toggle(0)
+    session.toggle(1)
+    session.throw()
+    assert session.table == [4, 4, 4, 6, 5]
+    assert session.locked() == {0, 1}
+    with pytest.raises(Refused) as refused:
+        session.toggle(0)
+    assert refused.value.key == "refuse.locked"
+
+
+def test_bots_play_their_turns_and_stop_at_a_person() -> None:
+    rules = variant("poker-free")
+    dice = ScriptedDice([(6, 6, 6, 6, 6)] + [(1, 2, 3, 4, 6)] * 3)
+    session = Session.new(rules, [Seat("Smart", "heuristic"), Seat("Anna")], dice)
+    moves = 0
+    while session.bot_step():
+        moves += 1
+    assert session.seat == Seat("Anna")
+    assert moves == 2  # its throw, then five sixes straight into poker
+    assert session.recorder.record.turns[0].actions[-1] == Score("poker")
+
+
+def test_v2_setting_all_five_aside_throws_the_confirmation_at_once() -> None:
+    dice = ScriptedDice([(1, 5, 1, 5, 1), (2, 3, 4, 6, 1)])
+    session = Session.new(variant("thousand-v2"), [Seat("Anna")], dice)
+    session.throw()
+    assert session.marked == {0, 1, 2, 3, 4}  # every die scores: three 1s and two 5s, 110
+    session.throw()  # sets all five aside, then the confirming throw of five (it scores 10)
+    assert engine_for(session.variant).scores(session.state) == [110 + 10]
+    assert session.state.turn == 1
+
+
+def test_fences_scratch_before_the_first_throw_banks_three() -> None:
+    session = Session.new(variant("poker-fences"), [Seat("Anna")], ScriptedDice([]))
+    assert session.to_throw == 0  # a choice comes first: throw, or scratch a combination
+    with pytest.raises(Refused):
+        session.scratch("ones")  # upper cells cannot be scratched
+    session.scratch("poker")
+    assert session.state.sheets[0].banked == 3  # type: ignore[attr-defined]
+    assert session.log[-1].key == "log.scratch"
+
+
+def test_fences_column_two_announces_then_throws_on() -> None:
+    from kosti.games.sheet.game import cells_of
+
+    rules = variant("poker-fences")
+    cells = cells_of(rules.options)  # type: ignore[arg-type]
+    throws = [(1, 2, 3, 4, 6)] * len(cells) + [(6, 6, 6, 2, 3), (6, 6)]
+    session = Session.new(rules, [Seat("Anna")], ScriptedDice(throws))
+    for cell in cells:  # column I, in any order: here table order
+        session.throw()
+        session.record(cell)
+    session.throw()
+    for position in (0, 1, 2):
+        session.toggle(position)
+    with pytest.raises(Refused) as refused:
+        session.throw()  # column II: no further throw before an announcement
+    assert refused.value.key == "refuse.announce_first"
+    session.announce("poker")
+    with pytest.raises(Refused):
+        session.record("chance")  # the turn ends in the announced cell
+    session.throw()
+    session.record("poker")
+    assert session.log[-1].params == {"name": "Anna", "cell": "poker", "points": 30}
+
+
+def test_card_faces_are_named_in_the_players_language() -> None:
+    from kosti.i18n import Catalog
+    from kosti.tui.text import dice_text
+
+    assert dice_text((1, 2, 3, 4, 5, 6), "cards", Catalog("en")) == "9 10 J Q K A"
+    assert dice_text((3, 4, 5, 6), "cards", Catalog("ru")) == "В Д К Т"  # Валет, Дама, Король, Туз
+    assert dice_text((1, 6), "pips", Catalog("ru")) == "1 6"
