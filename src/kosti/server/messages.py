@@ -1,0 +1,87 @@
+"""What clients may send, as pydantic models: every field checked, with a clear reason when not.
+
+REST bodies: :class:`CreateTable`, :class:`JoinTable`, :class:`AddBot`.
+WebSocket messages (JSON text, one object a message): :class:`ActionMessage`,
+:class:`HintMessage`; the server answers with ``state``, ``hint`` and ``error``
+messages (see :mod:`kosti.server.app`).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+
+from kosti.server.table import MAX_SEATS
+
+NAME_LENGTH = 24
+TOKEN_LENGTH = 64
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class CreateTable(Strict):
+    """A new table: the game, its option overrides, the number of seats and how dice are thrown."""
+
+    variant: str = Field(min_length=1, max_length=200, description="A preset id or canonical variant string.")
+    options: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    seats: int = Field(ge=1, le=MAX_SEATS)
+    mode: Literal["online", "scorekeeper"] = "online"
+    hints: bool = False
+
+
+class JoinTable(Strict):
+    """Sit down at a table under a name; the browser contributes part of the client seed."""
+
+    name: str = Field(min_length=1, max_length=NAME_LENGTH)
+    client_seed: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+
+    @field_validator("name")
+    @classmethod
+    def printable(cls, name: str) -> str:
+        for ch in name:
+            if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+                raise ValueError("a name is made of printable characters")
+        return name
+
+
+class AddBot(Strict):
+    """Seat a bot (in ``seat``, or the first empty one)."""
+
+    seat: int | None = Field(default=None, ge=0, lt=MAX_SEATS)
+    level: str = Field(default="random", pattern=r"^[a-z0-9_-]{1,24}$")
+
+
+class ActionMessage(Strict):
+    """Act for the seat of ``token`` at table version ``version``.
+
+    ``action`` is a record action (RULES.md §5: ``{"hold": [6, 6]}``, ``{"score": "sixes"}``,
+    ``"stop"`` …) or ``"throw"`` (throw the dice now).
+    """
+
+    type: Literal["action"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+    action: str | dict[str, Any]
+
+
+class HintMessage(Strict):
+    """Ask for a hint for the seat of ``token`` at table version ``version`` (tables with hints)."""
+
+    type: Literal["hint"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+ClientMessage = Annotated[ActionMessage | HintMessage, Field(discriminator="type")]
+client_message: TypeAdapter[ActionMessage | HintMessage] = TypeAdapter(ClientMessage)
+
+
+def reason(error: ValidationError) -> str:
+    """One line saying what is wrong with a message, from pydantic's first error."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])

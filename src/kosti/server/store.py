@@ -1,0 +1,193 @@
+"""Where tables live: their settings and their append-only logs of events, in SQL.
+
+SQLite in the user's data directory by default (nothing to install); PostgreSQL
+(or any database SQLAlchemy 2 speaks) when ``KOSTI_DATABASE_URL`` names one. The
+schema is created and upgraded by the Alembic migrations shipped in this package,
+run when the server starts.
+
+A log entry is written and committed before the server shows its effect to
+anyone, so a server killed at any moment has lost nothing it has shown.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+from kosti.errors import KostiError
+
+metadata = MetaData()
+
+tables = Table(
+    "kosti_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("settings", JSON, nullable=False),
+    # hex; secret until the game ends; null at a scorekeeper table (no server dice)
+    Column("server_seed", String(128), nullable=True),
+)
+
+events = Table(
+    "kosti_events",
+    metadata,
+    Column("table_id", String(32), ForeignKey("kosti_tables.id"), primary_key=True),
+    # 1, 2, 3 …: the table's version after this event; the key forbids two writers of one version
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+class StoreError(KostiError):
+    """Storage refused a write (another writer was first) or cannot be reached."""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: its settings, its server seed and its log in order."""
+
+    id: str
+    settings: dict[str, Any]
+    server_seed: bytes | None
+    events: list[tuple[str, dict[str, Any]]]
+
+
+def default_url() -> str:
+    """``KOSTI_DATABASE_URL`` if set, else an SQLite file in the user's data directory."""
+    url = os.environ.get("KOSTI_DATABASE_URL")
+    if url:
+        return url
+    from platformdirs import user_data_path
+
+    folder = user_data_path("kosti", appauthor=False, ensure_exists=True)
+    return f"sqlite:///{folder / 'kosti.sqlite3'}"
+
+
+def normalize_url(url: str) -> str:
+    """PostgreSQL URLs without a driver get psycopg 3 (the one the ``server`` extra installs)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def connect(url: str) -> Engine:
+    """An SQLAlchemy engine for ``url`` (SQLite gets WAL and foreign keys)."""
+    url = normalize_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            # WAL + NORMAL survives a killed process (what a crash is here); a power cut
+            # may lose the last commits, which FULL would keep at the price of an fsync each
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration shipped with kosti."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "kosti.server:migrations")
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+class Store:
+    """Tables and their logs in one database. Every method is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = connect(self.url)
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create(self, table_id: str, settings: dict[str, Any], server_seed: bytes | None) -> None:
+        """Store a new table with an empty log."""
+        row = {
+            "id": table_id,
+            "created_at": datetime.now(UTC),
+            "settings": settings,
+            "server_seed": server_seed.hex() if server_seed is not None else None,
+        }
+        with self.engine.begin() as connection:
+            connection.execute(insert(tables).values(**row))
+
+    def append(self, table_id: str, version: int, new: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Append events after ``version`` (the table's version before them), all or none.
+
+        :class:`StoreError` if another writer has already written that version.
+        """
+        now = datetime.now(UTC)
+        rows = [
+            {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
+            for i, (kind, data) in enumerate(new, 1)
+        ]
+        if not rows:
+            return
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(events), rows)
+        except IntegrityError:
+            raise StoreError(f"table {table_id} has moved past version {version} elsewhere") from None
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """The table with its whole log, or ``None`` if there is no such table."""
+        with self.engine.connect() as connection:
+            row = connection.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+            if row is None:
+                return None
+            log = connection.execute(
+                select(events.c.seq, events.c.kind, events.c.data)
+                .where(events.c.table_id == table_id)
+                .order_by(events.c.seq)
+            ).all()
+        for expected, entry in enumerate(log, 1):
+            if entry.seq != expected:
+                raise StoreError(f"table {table_id}: event {expected} is missing from the log")
+        seed = row["server_seed"]
+        return StoredTable(
+            row["id"],
+            dict(row["settings"]),
+            bytes.fromhex(seed) if seed is not None else None,
+            [(entry.kind, dict(entry.data)) for entry in log],
+        )

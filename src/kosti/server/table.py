@@ -1,0 +1,508 @@
+"""One table of the server: its seats, its game and the game's record, all rebuilt from a log.
+
+Everything that happens at a table is an *event* appended to its log: a player
+sits down (``join``), a bot takes a seat (``bot``), the game starts with the
+roll-off (``start``), a player or bot acts (``action``: the record actions it
+caused, dice included). A table is its settings plus that log, nothing else.
+
+The server first *plans* the events of a request (``plan_*``: pure, refuses with
+a :class:`Refusal` and changes nothing), writes them to storage, and only then
+*applies* them (:meth:`Table.apply`). Rebuilding a table after a restart applies
+the stored events in order, the same code path as live play, so the dice
+counter of the fair dice (the nonce) is simply the number of throws in the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from kosti.actions import Action, Roll, Score, Throw, from_json, to_json
+from kosti.bots.base import Bot
+from kosti.errors import KostiError
+from kosti.games import engine_for
+from kosti.games.base import GameState
+from kosti.record import Record, Recorder, Turn
+from kosti.roller import FairDice, commitment
+from kosti.rules.presets import Variant, variant
+from kosti.server.fair import combine_client_seeds, rolloff
+
+Event = tuple[str, dict[str, Any]]
+"""A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
+
+Mode = Literal["online", "scorekeeper"]
+
+BotFactory = Callable[[str, str, int], Bot]
+"""Makes a bot from (level, family, seed), like ``kosti.bots.make_bot``."""
+
+MAX_SEATS = 8
+"""The rules allow any number of players; a page cannot show more than this."""
+
+MAX_CHAINED_THROWS = 100
+"""Throws the server makes on its own within one turn (compulsory throws) before it stops."""
+
+LOG_TAIL = 60
+"""Log entries sent with every state (the whole game is in the record)."""
+
+log = logging.getLogger(__name__)
+
+
+class Refusal(KostiError):
+    """A request the table refuses; ``code`` is a stable word for programs, the message says why."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What a table is created with; fixed for its whole life."""
+
+    variant: str
+    """The canonical variant string (``poker-free(lower=[chance])``)."""
+
+    seats: int
+    mode: Mode = "online"
+    """``online``: the server throws provably fair dice; ``scorekeeper``: the players type in
+    the dice of a real table, and sit in the order they play."""
+
+    hints: bool = False
+    """Players may ask for a hint (a bot's advice) at their decisions."""
+
+    def rules(self) -> Variant:
+        return variant(self.variant)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"variant": self.variant, "seats": self.seats, "mode": self.mode, "hints": self.hints}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        return cls(data["variant"], data["seats"], data["mode"], data["hints"])
+
+
+@dataclass
+class Seat:
+    """Who sits in a seat: a player (known by the hash of their secret token) or a bot."""
+
+    name: str
+    token_sha256: str | None = None
+    client_seed: str | None = None
+    bot: str | None = None
+    """The bot's level, for a seat a bot plays."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def action_json(action: Action) -> Any:
+    """The record form of an action, and ``"throw"`` for :class:`Throw` (which has none)."""
+    return "throw" if isinstance(action, Throw) else to_json(action)
+
+
+def parse_action(data: Any) -> Action:
+    """An action from its record form or ``"throw"``; :class:`Refusal` ``bad_action`` otherwise."""
+    if data == "throw":
+        return Throw()
+    try:
+        return from_json(data)
+    except KostiError as error:
+        raise Refusal("bad_action", str(error)) from None
+
+
+class Table:
+    """A table in memory. Only :meth:`apply` changes it; every other method only reads."""
+
+    def __init__(self, table_id: str, settings: TableSettings, server_seed: bytes | None, bots: BotFactory):
+        self.id = table_id
+        self.settings = settings
+        self.server_seed = server_seed
+        self.rules = settings.rules()
+        self.engine = engine_for(self.rules)
+        self.version = 0
+        """Events applied so far: every state a client sees carries it."""
+        self.seats: list[Seat | None] = [None] * settings.seats
+        self.order: list[int] = []
+        """Seat numbers in playing order, once the game has started."""
+        self.client_seed: str | None = None
+        self.rolloff: list[dict[str, Any]] = []
+        self.recorder: Recorder | None = None
+        self.nonce = 0
+        """Throws made with the fair dice so far (roll-off included): the next throw's nonce."""
+        self.log: list[dict[str, Any]] = []
+        self._bot_factory = bots
+        self._bots: dict[int, Bot] = {}
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def online(self) -> bool:
+        return self.settings.mode == "online"
+
+    @property
+    def state(self) -> GameState | None:
+        return self.recorder.state if self.recorder else None
+
+    @property
+    def status(self) -> Literal["waiting", "playing", "finished"]:
+        if self.recorder is None:
+            return "waiting"
+        return "finished" if self.engine.is_finished(self.recorder.state) else "playing"
+
+    def current_seat(self) -> int | None:
+        """The seat to act, or ``None`` before the start and after the end."""
+        if self.recorder is None:
+            return None
+        index = self.engine.current_player(self.recorder.state)
+        return None if index is None else self.order[index]
+
+    def bot_to_move(self) -> int | None:
+        """The seat of the bot that must act now, if a bot must."""
+        seat = self.current_seat()
+        if seat is None:
+            return None
+        occupant = self.seats[seat]
+        return seat if occupant is not None and occupant.bot is not None else None
+
+    def seat_of(self, token: str) -> int:
+        """The seat whose secret token this is; :class:`Refusal` ``unknown_token`` otherwise."""
+        digest = token_hash(token)
+        for seat, occupant in enumerate(self.seats):
+            if occupant and occupant.token_sha256 and hmac.compare_digest(occupant.token_sha256, digest):
+                return seat
+        raise Refusal("unknown_token", "this seat token does not belong to a seat at this table")
+
+    def fair(self) -> dict[str, Any] | None:
+        """The ``"fair"`` object of the record: the server seed only once the game is over."""
+        if self.server_seed is None:
+            return None
+        data: dict[str, Any] = {"server_seed_sha256": commitment(self.server_seed)}
+        if self.client_seed is not None:
+            data["client_seed"] = self.client_seed
+        if self.status == "finished":
+            data["server_seed"] = self.server_seed.hex()
+        return data
+
+    def record(self) -> Record:
+        """The game's record (RULES.md §5) with the fair-dice keys; refused before the start."""
+        if self.recorder is None:
+            raise Refusal("not_started", "the game has not started: there is no record yet")
+        kept = self.recorder.record
+        extra: dict[str, Any] = {}
+        fair = self.fair()
+        if fair is not None:
+            extra["fair"] = fair
+        if self.rolloff:
+            extra["rolloff"] = self.rolloff
+        turns = [Turn(t.player, list(t.actions)) for t in kept.turns]
+        return Record(kept.variant, list(kept.players), turns, dict(kept.options), extra)
+
+    def view(self) -> dict[str, Any]:
+        """Everything a client may see: public to every seat and spectator (no seed, no token)."""
+        seats = [
+            {"seat": i, "name": s.name if s else None, "bot": s.bot if s else None}
+            for i, s in enumerate(self.seats)
+        ]
+        data: dict[str, Any] = {
+            "id": self.id,
+            "variant": self.rules.spec,
+            "preset": self.rules.preset.id,
+            "family": self.rules.family,
+            "options": self.rules.overrides(),
+            "mode": self.settings.mode,
+            "hints": self.settings.hints,
+            "seats": seats,
+            "status": self.status,
+            "order": list(self.order),
+            "rolloff": self.rolloff,
+            "fair": self.fair(),
+            "game": self._game_view(),
+            "log": self.log[-LOG_TAIL:],
+        }
+        return data
+
+    def _game_view(self) -> dict[str, Any] | None:
+        if self.recorder is None:
+            return None
+        engine = self.engine
+        state = self.recorder.state
+        seat = self.current_seat()
+        to_throw = engine.to_throw(state)
+        decisions = [] if seat is None or to_throw else engine.decisions(state)
+        players = self.recorder.record.players
+        return {
+            "summary": engine.summary(state),
+            "players": players,
+            "turn": state.turn,
+            "current": seat,
+            "player": None if seat is None else self._name(seat),
+            "to_throw": to_throw,
+            "may_throw": bool(to_throw) or engine.implicit_throw(state) is not None,
+            "decisions": [action_json(a) for a in decisions],
+            "gains": self._gains(state, decisions),
+            "dice": self._dice_on_table(),
+            "finished": engine.is_finished(state),
+            "winners": [players[i] for i in engine.winners(state)],
+            "scores": engine.scores(state),
+        }
+
+    def _gains(self, state: GameState, decisions: list[Action]) -> dict[str, int]:
+        """What each cell would add to the player's score now (the bonuses it settles included)."""
+        index = self.engine.current_player(state)
+        if index is None:
+            return {}
+        before = self.engine.scores(state)[index]
+        gains = {}
+        for action in decisions:
+            if isinstance(action, Score):
+                after = self.engine.scores(self.engine.apply(state, action))[index]
+                gains[action.cell] = after - before
+        return gains
+
+    def _dice_on_table(self) -> list[int]:
+        """The faces of the last throw of the turn in progress, in the order they came."""
+        if self.recorder is None or not self.recorder.record.turns:
+            return []
+        last = self.recorder.record.turns[-1]
+        if len(self.recorder.record.turns) <= self.recorder.state.turn:
+            return []  # that turn is over
+        for action in reversed(last.actions):
+            if isinstance(action, Roll):
+                return list(action.faces)
+        return []
+
+    def _name(self, seat: int) -> str:
+        occupant = self.seats[seat]
+        return occupant.name if occupant else f"seat {seat + 1}"
+
+    # -- planning (pure) -----------------------------------------------------
+
+    def plan_join(self, name: str, client_seed: str | None) -> tuple[list[Event], str]:
+        """Events that seat a player in the first empty seat, and the player's secret token."""
+        seat = self._free_seat(None)
+        self._check_name(name)
+        if client_seed is not None:
+            try:
+                combine_client_seeds([client_seed])  # refuse a malformed one now, not at the start
+            except KostiError as error:
+                raise Refusal("bad_seed", str(error)) from None
+        token = secrets.token_urlsafe(24)
+        occupant = Seat(name, token_hash(token), client_seed)
+        event: Event = (
+            "join",
+            {"seat": seat, "name": name, "token_sha256": occupant.token_sha256, "client_seed": client_seed},
+        )
+        return [event, *self._plan_start(seat, occupant)], token
+
+    def plan_bot(self, seat: int | None, level: str) -> list[Event]:
+        """Events that seat a bot of ``level`` (in ``seat``, or the first empty one)."""
+        if not self.online:
+            raise Refusal(
+                "no_bots", "bots need the server's dice: this table types in the dice of a real one"
+            )
+        seat = self._free_seat(seat)
+        try:
+            self._bot_factory(level, self.rules.family, 0)
+        except KostiError as error:
+            raise Refusal("no_bots", str(error)) from None
+        name = self._bot_name(level, seat)
+        occupant = Seat(name, bot=level)
+        return [("bot", {"seat": seat, "name": name, "level": level}), *self._plan_start(seat, occupant)]
+
+    def plan_action(self, token: str, version: int, data: Any) -> list[Event]:
+        """The event of a player's action (the throws it causes included), after every check."""
+        seat = self.seat_of(token)
+        if version != self.version:
+            raise Refusal(
+                "stale",
+                f"the table has moved on (version {self.version}, your action was for {version}): look again",
+            )
+        self._check_turn(seat)
+        action = parse_action(data)
+        return [("action", {"seat": seat, "actions": [action_json(a) for a in self._play(action)]})]
+
+    def plan_bot_move(self) -> list[Event]:
+        """The event of the bot whose turn it is (a throw when dice are due); none if no bot must act."""
+        seat = self.bot_to_move()
+        if seat is None or self.recorder is None:
+            return []
+        state = self.recorder.state
+        action: Action = Throw()
+        if not self.engine.to_throw(state):
+            action = self._bot(seat).choose(state)
+        try:
+            played = self._play(action)
+        except Refusal as refusal:
+            # a bot that breaks the rules must not stall the table
+            log.warning("bot %s at table %s chose %s: %s", self._name(seat), self.id, action, refusal.reason)
+            played = self._play(self.engine.decisions(state)[0])
+        return [("action", {"seat": seat, "actions": [action_json(a) for a in played]})]
+
+    def check_hint(self, token: str, version: int) -> GameState:
+        """The state a hint is asked for, after checking the table offers hints and it is the seat's turn."""
+        seat = self.seat_of(token)
+        if not self.settings.hints:
+            raise Refusal("no_hints", "this table was created without hints")
+        if version != self.version:
+            raise Refusal("stale", f"the table has moved on (version {self.version}): look again")
+        self._check_turn(seat)
+        if self.recorder is None or self.engine.to_throw(self.recorder.state):
+            raise Refusal("no_hints", "a hint is given at a decision: throw first")
+        return self.recorder.state
+
+    def _free_seat(self, seat: int | None) -> int:
+        if self.recorder is not None:
+            raise Refusal("started", "the game has started: the seats are taken")
+        if seat is None:
+            for i, occupant in enumerate(self.seats):
+                if occupant is None:
+                    return i
+            raise Refusal("full", "every seat is taken")  # pragma: no cover - a full table has started
+        if not 0 <= seat < len(self.seats):
+            raise Refusal("bad_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {seat}")
+        if self.seats[seat] is not None:
+            raise Refusal("taken", f"seat {seat} is taken")
+        return seat
+
+    def _check_name(self, name: str) -> None:
+        for occupant in self.seats:
+            if occupant and occupant.name.casefold() == name.casefold():
+                raise Refusal("name_taken", f"someone at this table is called {occupant.name} already")
+
+    def _bot_name(self, level: str, seat: int) -> str:
+        taken = {s.name.casefold() for s in self.seats if s}
+        name = f"{level} bot {seat + 1}"
+        k = 2
+        while name.casefold() in taken:
+            name = f"{level} bot {seat + 1}.{k}"
+            k += 1
+        return name
+
+    def _plan_start(self, seat: int, occupant: Seat) -> list[Event]:
+        """The ``start`` event when ``occupant`` takes the last empty seat."""
+        seats = list(self.seats)
+        seats[seat] = occupant
+        if any(s is None for s in seats):
+            return []
+        names = [s.name for s in seats if s]
+        order = list(range(len(seats)))
+        throws: list[dict[str, Any]] = []
+        client_seed = None
+        if self.server_seed is not None:
+            parts = [s.client_seed for s in seats if s and s.client_seed]
+            # a table of bots alone has nobody to protect: the server may pick the client seed
+            client_seed = combine_client_seeds(parts) if parts else secrets.token_hex(16)
+            if self.rules.options.first_player == "rolloff":
+                order, throws = rolloff(names, FairDice(self.server_seed, client_seed))
+        return [("start", {"order": order, "client_seed": client_seed, "rolloff": throws})]
+
+    def _check_turn(self, seat: int) -> None:
+        if self.recorder is None:
+            empty = sum(1 for s in self.seats if s is None)
+            raise Refusal("not_started", f"the game has not started: {empty} seat(s) still empty")
+        current = self.current_seat()
+        if current is None:
+            raise Refusal("finished", "the game is over")
+        if current != seat:
+            raise Refusal("not_your_turn", f"it is {self._name(current)}'s turn, not {self._name(seat)}'s")
+
+    def _play(self, action: Action) -> list[Action]:
+        """The actions ``action`` stands for, the throws it causes included; nothing is changed.
+
+        ``throw`` (:class:`Throw`) means "throw now": the decision that a throw implies
+        (holding nothing, throwing on) and the throw. At an online table the server
+        throws: after a decision, every throw due in the same turn is made at once; the
+        first throw of a turn waits for the player's ``throw``. At a scorekeeper table
+        the dice are typed in as ``roll`` actions.
+        """
+        if self.recorder is None:  # pragma: no cover - _check_turn comes first
+            raise Refusal("not_started", "the game has not started")
+        engine = self.engine
+        state = self.recorder.state
+        played: list[Action] = []
+        try:
+            if isinstance(action, Throw | Roll):
+                if isinstance(action, Throw) and not self.online:
+                    raise Refusal("bad_action", 'this table types in the dice: send {"roll": [faces]}')
+                if isinstance(action, Roll) and self.online:
+                    raise Refusal("bad_action", 'the server throws the dice at this table: send "throw"')
+                if engine.to_throw(state) == 0:
+                    implied = engine.implicit_throw(state)
+                    if implied is None:
+                        implied = Throw()  # an engine where throwing on has no implied form
+                        if implied not in engine.decisions(state):
+                            raise Refusal("illegal", "no throw is allowed now")
+                    state = engine.apply(state, implied)
+                    played.append(implied)
+                if isinstance(action, Roll):
+                    state = engine.apply(state, action)
+                    played.append(action)
+            else:
+                state = engine.apply(state, action)
+                played.append(action)
+            if self.online and self.server_seed is not None and self.client_seed is not None:
+                dice = FairDice(self.server_seed, self.client_seed, self.nonce)
+                turn = self.recorder.state.turn
+                for _ in range(MAX_CHAINED_THROWS):
+                    n = engine.to_throw(state)
+                    if not n or state.turn != turn or engine.is_finished(state):
+                        break
+                    roll = Roll(dice.roll(n))
+                    state = engine.apply(state, roll)
+                    played.append(roll)
+        except Refusal:
+            raise
+        except KostiError as error:
+            raise Refusal("illegal", str(error)) from None
+        return played
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            occupant = self.seats[seat]
+            level = occupant.bot if occupant and occupant.bot else "random"
+            seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:8], "big")
+            bot = self._bots[seat] = self._bot_factory(level, self.rules.family, seed)
+        return bot
+
+    # -- changing ------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one planned or stored event: the only way a table changes."""
+        kind, data = event
+        entry: dict[str, Any] = {"kind": kind}
+        if kind == "join":
+            self.seats[data["seat"]] = Seat(data["name"], data["token_sha256"], data["client_seed"])
+            entry.update(seat=data["seat"], name=data["name"])
+        elif kind == "bot":
+            self.seats[data["seat"]] = Seat(data["name"], bot=data["level"])
+            entry.update(seat=data["seat"], name=data["name"], level=data["level"])
+        elif kind == "start":
+            self.order = list(data["order"])
+            self.client_seed = data["client_seed"]
+            self.rolloff = list(data["rolloff"])
+            self.nonce = len(self.rolloff)
+            players = [self._name(seat) for seat in self.order]
+            self.recorder = Recorder(self.rules, players)
+            entry.update(players=players, rolloff=self.rolloff)
+        elif kind == "action":
+            if self.recorder is None:
+                raise KostiError(f"table {self.id}: an action before the start")
+            for item in data["actions"]:
+                action = parse_action(item)
+                self.recorder.apply(action)
+                if isinstance(action, Roll) and self.online:
+                    self.nonce += 1
+            entry.update(player=self._name(data["seat"]), seat=data["seat"], actions=data["actions"])
+        else:
+            raise KostiError(f"table {self.id}: unknown event {kind!r}")
+        self.version += 1
+        entry["version"] = self.version
+        self.log.append(entry)

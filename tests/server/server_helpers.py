@@ -1,0 +1,170 @@
+"""Helpers of the server tests: instant bots, test settings, and driving a table over the API."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import make_url
+
+from kosti.actions import Action
+from kosti.bots.base import Advice, Bot
+from kosti.errors import KostiError
+from kosti.games import engine_for
+from kosti.games.base import GameState
+from kosti.server.app import ServerSettings
+
+POSTGRES_URL = os.environ.get("KOSTI_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+class FirstLegalBot:
+    """Plays the first legal decision: enough to fill a seat in a test."""
+
+    name = "first"
+
+    def choose(self, state: GameState) -> Action:
+        return engine_for(state.variant).decisions(state)[0]
+
+
+class FirstLegalAdvisor(FirstLegalBot):
+    """Advises the legal decisions in order, the first worth the most."""
+
+    def advise(self, state: GameState) -> list[Advice]:
+        decisions = engine_for(state.variant).decisions(state)
+        return [Advice(a, float(len(decisions) - i), float(i)) for i, a in enumerate(decisions)]
+
+
+def first_legal_bots(level: str, family: str, seed: int) -> Bot:
+    """The test bot factory: level ``first`` plays, level ``advisor`` also advises."""
+    if level == "first":
+        return FirstLegalBot()
+    if level == "advisor":
+        return FirstLegalAdvisor()
+    raise KostiError(f"no {level} bot in the tests")
+
+
+def fast_settings(database_url: str, **changes: Any) -> ServerSettings:
+    """Settings for tests: no bot delay, limits high enough not to get in the way."""
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "bot_delay": 0.0,
+        "rate": 10_000.0,
+        "burst": 10_000,
+        "http_rate": 10_000.0,
+        "http_burst": 10_000,
+        "hint_levels": ("advisor",),
+        "bot_levels": ("first",),
+    }
+    values.update(changes)
+    return ServerSettings(**values)
+
+
+def postgres_database() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, dropped afterwards; skip if none answers."""
+    psycopg = pytest.importorskip("psycopg")
+    base = make_url(POSTGRES_URL)
+    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    name = f"kosti_test_{secrets.token_hex(6)}"
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as error:  # not running, or no right to create a database
+        pytest.skip(f"no PostgreSQL database can be made at {base.render_as_string()}: {error}")
+    try:
+        yield base.set(drivername="postgresql+psycopg", database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def new_table(
+    client: TestClient, variant: str = "poker-free(lower=[chance])", seats: int = 2, **extra: Any
+) -> str:
+    answer = client.post("/api/tables", json={"variant": variant, "seats": seats, **extra})
+    assert answer.status_code == 201, answer.text
+    table_id: str = answer.json()["id"]
+    return table_id
+
+
+def seat_players(client: TestClient, table_id: str, names: list[str]) -> dict[int, str]:
+    """Seat ``names`` in order; their tokens by seat."""
+    tokens = {}
+    for name in names:
+        answer = client.post(
+            f"/api/tables/{table_id}/join",
+            json={"name": name, "client_seed": "seed-" + re.sub("[^A-Za-z0-9]", "", name)},
+        )
+        assert answer.status_code == 200, answer.text
+        tokens[answer.json()["seat"]] = answer.json()["token"]
+    return tokens
+
+
+def first_move(game: dict[str, Any]) -> Any:
+    """A move that always ends a game: throw when dice are due, else record the first open cell."""
+    if game["to_throw"]:
+        return "throw"
+    scores = [d for d in game["decisions"] if isinstance(d, dict) and "score" in d]
+    return scores[0] if scores else game["decisions"][0]
+
+
+def play_on(socket: Any, tokens: dict[int, str], state: dict[str, Any], moves: int) -> dict[str, Any]:
+    """Make ``moves`` moves of the seats in ``tokens`` through ``socket``, waiting while bots play
+    the other seats; the state when one of ``tokens`` is next to move after that (or the game ends)."""
+    made = 0
+    for _ in range(100 * moves + 100):
+        game = state["table"]["game"]
+        if game["finished"]:
+            break
+        if game["current"] in tokens:
+            if made == moves:
+                break
+            token = tokens[game["current"]]
+            message = {
+                "type": "action",
+                "version": state["version"],
+                "token": token,
+                "action": first_move(game),
+            }
+            socket.send_json(message)
+            made += 1
+        state = socket.receive_json()
+        assert state["type"] == "state", state
+    return state
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def uvicorn_thread(app: Any) -> Iterator[str]:
+    """``app`` served by a real uvicorn on a free loopback port, in a thread; its base URL."""
+    import uvicorn
+
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                pytest.fail("uvicorn did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

@@ -1,0 +1,245 @@
+"""A table without the web: seats, the start, actions, refusals, and rebuilding from the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from server_helpers import first_legal_bots
+
+from kosti.actions import Roll
+from kosti.record import replay
+from kosti.roller import fair_die
+from kosti.server.fair import verify
+from kosti.server.table import Event, Refusal, Table, TableSettings
+
+SEED = bytes(range(32))
+
+
+def table(variant: str = "poker-free(lower=[chance])", seats: int = 2, **settings: Any) -> Table:
+    return Table(
+        "t1",
+        TableSettings(variant, seats, **settings),
+        SEED if settings.get("mode", "online") == "online" else None,
+        first_legal_bots,
+    )
+
+
+def apply(table_: Table, events: list[Event], log: list[Event] | None = None) -> None:
+    for event in events:
+        table_.apply(event)
+        if log is not None:
+            log.append(event)
+
+
+def seated(
+    variant: str = "poker-free(lower=[chance])", names: tuple[str, ...] = ("Anna", "Boris"), **settings: Any
+) -> tuple[Table, dict[int, str], list[Event]]:
+    t = table(variant, len(names), **settings)
+    tokens: dict[int, str] = {}
+    log: list[Event] = []
+    for name in names:
+        events, token = t.plan_join(name, f"seed{name}")
+        apply(t, events, log)
+        tokens[t.seat_of(token)] = token
+    return t, tokens, log
+
+
+def act(t: Table, tokens: dict[int, str], action: Any, log: list[Event] | None = None) -> list[Any]:
+    seat = t.current_seat()
+    assert seat is not None
+    events = t.plan_action(tokens[seat], t.version, action)
+    apply(t, events, log)
+    actions: list[Any] = events[0][1]["actions"]
+    return actions
+
+
+def test_the_game_starts_when_the_last_seat_is_taken() -> None:
+    t = table()
+    events, _ = t.plan_join("Anna", "a1")
+    assert [kind for kind, _ in events] == ["join"]
+    apply(t, events)
+    assert t.status == "waiting"
+    events, _ = t.plan_join("Boris", "b2")
+    assert [kind for kind, _ in events] == ["join", "start"]
+    apply(t, events)
+    assert t.status == "playing"
+    assert t.client_seed == "a1.b2"
+    assert sorted(t.order) == [0, 1]
+    assert t.nonce == len(t.rolloff) > 0  # the roll-off used the fair dice first
+
+
+def test_planning_changes_nothing() -> None:
+    t, tokens, _ = seated()
+    before = (t.version, t.view())
+    t.plan_action(tokens[t.current_seat() or 0], t.version, "throw")
+    assert (t.version, t.view()) == before
+
+
+def test_the_server_throws_with_the_next_nonce() -> None:
+    t, tokens, _ = seated()
+    nonce = t.nonce
+    (roll,) = act(t, tokens, "throw")
+    assert roll["roll"] == [fair_die(SEED, "seedAnna.seedBoris", nonce, i) for i in range(5)]
+    assert t.nonce == nonce + 1
+
+
+def test_a_hold_is_followed_by_the_throw_of_the_rest_at_once() -> None:
+    t, tokens, _ = seated()
+    (roll,) = act(t, tokens, "throw")
+    kept = roll["roll"][:2]
+    hold, again = act(t, tokens, {"hold": kept})
+    assert hold == {"hold": sorted(kept)}
+    assert len(again["roll"]) == 3
+
+
+def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
+    t, tokens, _ = seated()
+    act(t, tokens, "throw")
+    cell = next(d for d in t.view()["game"]["decisions"] if isinstance(d, dict) and "score" in d)
+    assert act(t, tokens, cell) == [cell]
+    assert t.view()["game"]["to_throw"] == 5
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"roll": [1, 2, 3, 4, 5]}, "bad_action"),  # the server throws at an online table
+        ({"score": "chance"}, "illegal"),  # dice first
+        ({"hold": [7]}, "bad_action"),
+        ({"dance": 1}, "bad_action"),
+        (["throw"], "bad_action"),
+    ],
+)
+def test_a_refused_action_changes_nothing(action: Any, code: str) -> None:
+    t, tokens, _ = seated()
+    before = t.view()
+    with pytest.raises(Refusal) as refusal:
+        t.plan_action(tokens[t.current_seat() or 0], t.version, action)
+    assert refusal.value.code == code
+    assert refusal.value.reason
+    assert t.view() == before
+
+
+def test_stale_out_of_turn_and_unknown_tokens_are_refused() -> None:
+    t, tokens, _ = seated()
+    current = t.current_seat() or 0
+    other = 1 - current
+    with pytest.raises(Refusal) as stale:
+        t.plan_action(tokens[current], t.version - 1, "throw")
+    assert stale.value.code == "stale"
+    with pytest.raises(Refusal) as turn:
+        t.plan_action(tokens[other], t.version, "throw")
+    assert turn.value.code == "not_your_turn"
+    with pytest.raises(Refusal) as unknown:
+        t.plan_action("not-a-token", t.version, "throw")
+    assert unknown.value.code == "unknown_token"
+
+
+def test_seating_refusals() -> None:
+    t = table(seats=3)
+    apply(t, t.plan_join("Anna", None)[0])
+    with pytest.raises(Refusal, match="called Anna"):
+        t.plan_join("anna", None)
+    with pytest.raises(Refusal) as taken:
+        t.plan_bot(0, "first")
+    assert taken.value.code == "taken"
+    with pytest.raises(Refusal) as bad_seat:
+        t.plan_bot(5, "first")
+    assert bad_seat.value.code == "bad_seat"
+    with pytest.raises(Refusal) as no_bot:
+        t.plan_bot(None, "grandmaster")
+    assert no_bot.value.code == "no_bots"
+    with pytest.raises(Refusal):
+        t.plan_join("Boris", "a:b")
+    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_join("Boris", None)[0])
+    with pytest.raises(Refusal) as started:
+        t.plan_join("Vera", None)
+    assert started.value.code == "started"
+
+
+def test_a_table_of_bots_alone_still_gets_a_client_seed() -> None:
+    t = table(seats=2)
+    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_bot(None, "first"))
+    assert t.status == "playing"
+    assert t.client_seed
+
+
+def test_the_server_seed_is_revealed_only_when_the_game_is_over() -> None:
+    t, tokens, _ = seated()
+    assert "server_seed" not in (t.fair() or {})
+    assert "server_seed" not in t.record().extra["fair"]
+    for _ in range(100):
+        if t.status == "finished":
+            break
+        game = t.view()["game"]
+        act(t, tokens, "throw" if game["to_throw"] else next(d for d in game["decisions"] if "score" in d))
+    assert t.status == "finished"
+    assert t.record().extra["fair"]["server_seed"] == SEED.hex()
+    assert verify(t.record()).fair
+
+
+def test_a_table_rebuilt_from_its_log_is_the_same_table() -> None:
+    t, tokens, log = seated(names=("Anna", "Boris", "Vera"))
+    for _ in range(7):
+        game = t.view()["game"]
+        act(t, tokens, "throw" if game["to_throw"] else game["decisions"][0], log)
+    copy = table(seats=3)
+    apply(copy, log)
+    assert copy.view() == t.view()
+    assert copy.nonce == t.nonce
+    assert copy.record().to_json() == t.record().to_json()
+    # and it goes on with the same dice
+    seat = t.current_seat() or 0
+    action = "throw" if t.view()["game"]["may_throw"] else t.view()["game"]["decisions"][0]
+    assert copy.plan_action(tokens[seat], copy.version, action) == t.plan_action(
+        tokens[seat], t.version, action
+    )
+
+
+def test_gains_are_what_recording_a_cell_would_add() -> None:
+    t, tokens, _ = seated(names=("Anna",))
+    (roll,) = act(t, tokens, "throw")
+    gains = t.view()["game"]["gains"]
+    faces = roll["roll"]
+    # poker-free: upper cells score the sum of their face, chance the sum of all five
+    assert gains["chance"] == sum(faces)
+    assert gains["sixes"] == 6 * faces.count(6)
+
+
+def test_a_scorekeeper_table_takes_typed_dice_and_no_server_throws() -> None:
+    t, tokens, _ = seated(mode="scorekeeper")
+    assert t.fair() is None
+    assert t.order == [0, 1]  # the players sit in the order they play
+    with pytest.raises(Refusal, match="types in the dice"):
+        t.plan_action(tokens[0], t.version, "throw")
+    assert act(t, tokens, {"roll": [6, 6, 6, 2, 1]}) == [{"roll": [6, 6, 6, 2, 1]}]
+    assert act(t, tokens, {"hold": [6, 6, 6]}) == [{"hold": [6, 6, 6]}]
+    with pytest.raises(Refusal, match="2 dice are thrown now"):
+        t.plan_action(tokens[0], t.version, {"roll": [6, 6, 6]})
+    act(t, tokens, {"roll": [6, 5]})
+    # a throw typed at a decision stands for the throw the record implies (holding nothing)
+    assert t.record().turns[0].actions[-1] == Roll((6, 5))
+    with pytest.raises(Refusal) as no_bots:
+        table(seats=2, mode="scorekeeper").plan_bot(None, "first")
+    assert no_bots.value.code == "no_bots"
+    assert replay(t.record()).turn == 0
+
+
+def test_a_bot_moves_throw_included() -> None:
+    t = table("poker-free(lower=[chance],first_player=seat)", seats=2)
+    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_join("Anna", None)[0])
+    for _ in range(10):
+        seat = t.bot_to_move()
+        if seat is None:
+            break
+        events = t.plan_bot_move()
+        assert events[0][1]["seat"] == seat
+        apply(t, events)
+    assert t.current_seat() == 1  # the bot has thrown and recorded its first turn
+    first = t.record().turns[0]
+    assert first.player == "first bot 1"
+    assert isinstance(first.actions[0], Roll)
