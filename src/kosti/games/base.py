@@ -19,8 +19,8 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from kosti.actions import Action, Roll
-from kosti.dice import outcomes
-from kosti.errors import IllegalActionError
+from kosti.dice import Faces, normalize, outcomes
+from kosti.errors import IllegalActionError, KostiError
 from kosti.rules.presets import Variant
 
 
@@ -118,8 +118,9 @@ class Engine(ABC, Generic[S]):
         n = self.to_throw(state)
         return [(Roll(faces), p) for faces, p in outcomes(n)] if n else []
 
-    def check_roll(self, state: S, action: Roll) -> None:
-        """Refuse a roll that is not expected now or has the wrong number of dice."""
+    def check_roll(self, state: S, action: Roll) -> Faces:
+        """The faces of ``action`` sorted; refuses a roll that is not expected now, has the
+        wrong number of dice or a face outside 1..6 (an illegal action like any other, §4)."""
         n = self.to_throw(state)
         if self.is_finished(state):
             raise IllegalActionError("the game is over")
@@ -127,3 +128,7 @@ class Engine(ABC, Generic[S]):
             raise IllegalActionError("no throw is due: the player must decide first")
         if len(action.faces) != n:
             raise IllegalActionError(f"{n} dice are thrown now, not {len(action.faces)}")
+        try:
+            return normalize(action.faces)
+        except KostiError as error:
+            raise IllegalActionError(str(error)) from None

@@ -9,7 +9,7 @@ from typing import Any
 
 from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
-from kosti.errors import IllegalActionError, KostiError
+from kosti.errors import IllegalActionError
 from kosti.games.base import Engine, GameState, check_players
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
 from kosti.rules.options import UPPER_CELLS, SheetOptions
@@ -235,13 +235,7 @@ class SheetEngine(Engine[SheetState]):
         if state.finished:
             raise IllegalActionError("the game is over")
         if isinstance(action, Roll):
-            self.check_roll(state, action)
-            try:
-                faces = normalize(action.faces)
-            except KostiError as error:
-                # a bad face is an illegal action like any other (RULES.md §4)
-                raise IllegalActionError(str(error)) from None
-            return self._roll(state, faces)
+            return self._roll(state, self.check_roll(state, action))
         if state.pending:
             raise IllegalActionError(f"{state.pending} dice must be thrown first")
         if isinstance(action, Hold):

@@ -28,8 +28,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kosti.actions import Action, Hold, Roll, Stop
-from kosti.dice import Faces, is_submultiset, normalize, submultisets
-from kosti.errors import IllegalActionError, KostiError
+from kosti.dice import Faces, is_submultiset, submultisets
+from kosti.errors import IllegalActionError
 from kosti.games.base import Engine, GameState, check_players
 from kosti.games.showdown.hands import Hand, best_seats, classify
 from kosti.rules.options import ShowdownOptions
@@ -158,12 +158,7 @@ class ShowdownEngine(Engine[ShowdownState]):
         if state.finished:
             raise IllegalActionError("the game is over")
         if isinstance(action, Roll):
-            self.check_roll(state, action)
-            try:
-                faces = normalize(action.faces)
-            except KostiError as error:
-                raise IllegalActionError(str(error)) from None
-            return self._roll(state, faces)
+            return self._roll(state, self.check_roll(state, action))
         if state.pending:
             raise IllegalActionError(f"{state.pending} dice must be thrown first")
         if isinstance(action, Hold):

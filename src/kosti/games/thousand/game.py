@@ -269,12 +269,7 @@ class ThousandEngine(Engine[ThousandState]):
         if state.finished:
             raise IllegalActionError("the game is over")
         if isinstance(action, Roll):
-            self.check_roll(state, action)
-            try:
-                faces = normalize(action.faces)
-            except KostiError as error:
-                raise IllegalActionError(str(error)) from None
-            return self._roll(state, faces)
+            return self._roll(state, self.check_roll(state, action))
         if state.pending:
             raise IllegalActionError(f"{state.pending} dice must be thrown first")
         if isinstance(action, SetAside):
