@@ -42,7 +42,7 @@ OTHER_VALUES: dict[str, list[Any]] = {
     "scratch": [True, False],
     "columns": ["fences", "single"],
     "extra_yahtzee_bonus": [50, 100],
-    "joker": [True, False],
+    "joker": ["forced", "free", "none"],
     "throws": [2, 3],
     "target": [1500, 1000],
     "opening": [100, 50],
@@ -99,7 +99,7 @@ def test_preset_table_of_rules_1_5() -> None:
         0,
     )
     assert isinstance(yahtzee, SheetOptions)
-    assert (yahtzee.upper_bonus_points, yahtzee.extra_yahtzee_bonus, yahtzee.joker) == (35, 100, True)
+    assert (yahtzee.upper_bonus_points, yahtzee.extra_yahtzee_bonus, yahtzee.joker) == (35, 100, "forced")
     for options in (classic, extended, mandatory):
         assert options.stages == "sequential" and options.poker_bonus == 50
 

@@ -532,6 +532,23 @@ def test_no_joker_while_the_yahtzee_cell_is_open() -> None:
     assert state.sheets[0].yahtzee_bonuses == 0
 
 
+def test_free_joker_scores_ordinary_dice_while_its_upper_cell_is_open() -> None:
+    state = play(new("yahtzee(joker=free)"), "roll 5 5 5 5 5", "score yahtzee", "roll 3 3 3 3 3")
+    # not forced into threes: every open cell, a full house only as the dice are (none)
+    assert len([a for a in SHEET.decisions(state) if isinstance(a, Score)]) == 12
+    assert cell(play(state, "score full_house"), "full_house") == 0
+    assert play(state, "score chance").sheets[0].yahtzee_bonuses == 1
+
+
+def test_free_joker_goes_anywhere_at_full_value_once_its_upper_cell_is_filled() -> None:
+    state = play(new("yahtzee(joker=free)"), "roll 5 5 5 5 5", "score yahtzee")
+    state = play(state, "roll 3 3 3 1 1", "score threes", "roll 3 3 3 3 3")
+    # lower cells at full value, and upper cells too although lower cells are open
+    assert cell(play(state, "score full_house"), "full_house") == 25
+    assert cell(play(state, "score large_straight"), "large_straight") == 40
+    assert cell(play(state, "score ones"), "ones") == 0
+
+
 # -- settlement against the average (RULES.md §1.8) ------------------------------------------
 
 

@@ -215,7 +215,7 @@ def plan_turn(state: SheetState, only: str | None = None) -> TurnPlan:
     value = model.scores - model.cost[None, :, None]
     yahtzee = sheet.columns[0][names.index("yahtzee")] if "yahtzee" in names else None
     five_alike = np.array([len(set(d)) == 1 for d in THROWN])
-    if options.joker and yahtzee is not None:
+    if options.joker != "none" and yahtzee is not None:
         value = np.where(five_alike[None, None, :], model.joker_scores - model.cost[None, :, None], value)
     if options.extra_yahtzee_bonus and yahtzee:
         value = value + np.where(five_alike, float(options.extra_yahtzee_bonus), 0.0)[None, None, :]

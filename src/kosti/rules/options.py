@@ -121,9 +121,12 @@ class SheetOptions(CommonOptions):
     extra_yahtzee_bonus: int = 0
     """Bonus for each further Yahtzee once ``yahtzee`` holds 50."""
 
-    joker: bool = False
-    """Forced joker: a further Yahtzee must go to its upper cell if open, else to any lower
-    cell at full value, else to any upper cell."""
+    joker: Literal["none", "forced", "free"] = "none"
+    """What a further Yahtzee may do once the ``yahtzee`` cell is recorded. ``forced``
+    (the official rule): it must go to its own upper cell if open, else to any lower cell,
+    full house and straights at full value, else to any upper cell. ``free`` (the rule of
+    Verhoeff's 254.5896): while its upper cell is open it scores as ordinary dice anywhere;
+    once that is recorded it may go to any open cell, lower cells at full value."""
 
     throws: int = 3
     """Throws per turn (before banked ones)."""

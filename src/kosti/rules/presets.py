@@ -173,7 +173,7 @@ PRESETS: dict[str, Preset] = {
                 upper_bonus_points=35,
                 stages="free",
                 extra_yahtzee_bonus=100,
-                joker=True,
+                joker="forced",
             ),
         ),
         Preset(

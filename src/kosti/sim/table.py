@@ -131,6 +131,8 @@ def check_vector_sheet(options: object) -> SheetOptions:
         raise OptionError("the table policy plays one column, not the three columns of poker-fences")
     if options.banked_throws or options.scratch:
         raise OptionError("the table policy does not bank throws or scratch cells")
+    if options.joker == "free":
+        raise OptionError("the table policy plays the forced joker, not joker=free")
     return options
 
 
@@ -227,7 +229,7 @@ def layout(spec: str) -> SheetLayout:
         sequential=options.stages == "sequential",
         score=score,
         joker_score=joker,
-        joker_cell=cells.index("yahtzee") if options.joker and has_yahtzee else None,
+        joker_cell=cells.index("yahtzee") if options.joker != "none" and has_yahtzee else None,
         yahtzee_cell=cells.index("yahtzee") if options.extra_yahtzee_bonus and has_yahtzee else None,
     )
 

@@ -172,7 +172,7 @@ class SheetEngine(Engine[SheetState]):
             return [state.announced]
         cells = self.open_cells(state)
         joker = self._joker(state)
-        if joker is None:
+        if joker is None or options_of(state).joker == "free":
             return cells
         upper_cell = UPPER_CELLS[state.dice[0] - 1]
         if upper_cell in cells:
@@ -195,13 +195,18 @@ class SheetEngine(Engine[SheetState]):
     def _joker(self, state: SheetState) -> int | None:
         """The Yahtzee face when the forced-joker rule applies to the dice on the table."""
         options = options_of(state)
-        if not options.joker or len(set(state.dice)) != 1 or len(state.dice) != 5:
+        if options.joker == "none" or len(set(state.dice)) != 1 or len(state.dice) != 5:
             return None
         names = cells_of(options)
         if "yahtzee" not in names:
             return None
-        value = state.sheets[state.current].columns[0][names.index("yahtzee")]
-        return state.dice[0] if value is not None else None
+        column = state.sheets[state.current].columns[0]
+        if column[names.index("yahtzee")] is None:
+            return None
+        face = state.dice[0]
+        if options.joker == "free" and column[face - 1] is None:
+            return None  # free joker: ordinary dice while their own upper cell is open
+        return face
 
     def decisions(self, state: SheetState) -> list[Action]:
         if state.finished or state.pending:

@@ -1,0 +1,226 @@
+"""``kosti solve``, ``kosti hint``, ``kosti report``: the exact solver on the command line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from kosti.actions import to_json
+from kosti.cli import app, emit, fail
+from kosti.errors import KostiError
+from kosti.rules.presets import variant
+
+CAP_HELP = "Banked throws the solver tracks (default: exact where small, else 10)."
+
+
+class _Bar:
+    """A rich progress bar on standard error, shown only while a solve is running."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.progress: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.progress is None:
+            self.progress = Progress(
+                TextColumn(self.title),
+                BarColumn(),
+                TaskProgressColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task(self.title, total=total)
+        self.progress.update(self.task, completed=done)
+
+    def close(self) -> None:
+        if self.progress is not None:
+            self.progress.stop()
+
+
+@app.command()
+def solve(
+    preset: Annotated[str, typer.Argument(help="A score-sheet preset or variant string.")],
+    fresh: Annotated[bool, typer.Option("--fresh", help="Solve again, ignoring the cache.")] = False,
+    cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The expected score of optimal solitaire play (solved once, then read from the cache)."""
+    from kosti.solver import solve as run
+
+    bar = _Bar(f"solving {preset}")
+    try:
+        rules = variant(preset)
+        start = time.perf_counter()
+        solution = run(rules, cap=cap, fresh=fresh, progress=bar)
+        seconds = time.perf_counter() - start
+    except KostiError as error:
+        fail(str(error))
+    finally:
+        bar.close()
+    if as_json:
+        emit({"preset": rules.spec, "expected_score": solution.expected_score, "seconds": round(seconds, 3)})
+        return
+    how = "from the cache" if solution.cached else f"solved in {seconds:.1f} s"
+    typer.echo(f"{rules.spec}: expected score {solution.expected_score:.4f} (optimal solitaire play; {how})")
+    model = solution.model
+    if model.cap < model.exact_cap:
+        typer.echo(f"banked throws tracked up to {model.cap} (a sheet could bank {model.exact_cap})")
+
+
+def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {"action": to_json(a.action), "text": str(a.action), "value": a.value, "loss": a.loss} for a in advice
+    ]
+
+
+@app.command()
+def hint(
+    record: Annotated[
+        Path | None, typer.Option("--record", help="A game record: the position after its last action.")
+    ] = None,
+    position: Annotated[
+        str | None,
+        typer.Option("--position", help='A position as JSON: {"variant": …, "sheet": {…}, "dice": […], …}.'),
+    ] = None,
+    top: Annotated[int, typer.Option("--top", help="How many decisions to show (0: all).")] = 10,
+    cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The decisions of a position ranked by the expected final score of optimal play."""
+    from kosti.solver.advisor import SheetAdvisor
+    from kosti.solver.advisor import position as parse_position
+
+    if (record is None) == (position is None):
+        fail("give a position: --record FILE or --position JSON (one of them)")
+    bar = _Bar("solving")
+    try:
+        if record is not None:
+            from kosti.record import load, replay
+
+            state = replay(load(record))
+        else:
+            try:
+                data = json.loads(position or "")
+            except json.JSONDecodeError as error:
+                fail(f"--position is not JSON: {error.msg}")
+            state = parse_position(data)
+        advisor = SheetAdvisor(cap, progress=bar)
+        from kosti.games.sheet.game import SheetState
+
+        if isinstance(state, SheetState) and state.finished:
+            fail("the game is over: there is nothing to decide")
+        advice = advisor.advise(state)
+        value = advice[0].value if advice else advisor.position_value(state)
+    except KostiError as error:
+        fail(str(error))
+    finally:
+        bar.close()
+    shown = advice if top <= 0 else advice[:top]
+    player = state.players[getattr(state, "current", 0)]
+    if as_json:
+        emit(
+            {
+                "variant": state.variant.spec,
+                "player": player,
+                "value": value,
+                "decisions": _advice_json(shown),
+            }
+        )
+        return
+    console = Console()
+    console.print(f"{state.variant.spec}, {player}: expected final score {value:.2f} with optimal play")
+    if not advice:
+        console.print("no decision now: the dice are to be thrown")
+        return
+    table = Table()
+    for column in ("", "decision", "expected score", "loss"):
+        table.add_column(column, justify="right" if column != "decision" else "left")
+    for i, a in enumerate(shown, 1):
+        table.add_row(str(i), str(a.action), f"{a.value:.3f}", f"{a.loss:.3f}")
+    console.print(table)
+
+
+@app.command()
+def report(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON) of a score-sheet game.")],
+    cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The proficiency report: every decision against the optimal one, and the expected score lost."""
+    from kosti.record import load, replay
+    from kosti.solver.advisor import SheetAdvisor, judge
+
+    bar = _Bar("solving")
+    try:
+        game = load(file)
+        final = replay(game)
+        judged = judge(game, SheetAdvisor(cap, progress=bar))
+        from kosti.games import engine_for
+
+        totals = engine_for(final.variant).scores(final)
+    except KostiError as error:
+        fail(str(error))
+    finally:
+        bar.close()
+    players = []
+    for seat, name in enumerate(game.players):
+        mine = [j for j in judged if j.player == name]
+        mistakes = [j for j in mine if j.loss > 1e-6]
+        players.append(
+            {
+                "name": name,
+                "score": totals[seat],
+                "decisions": len(mine),
+                "mistakes": len(mistakes),
+                "loss": sum(j.loss for j in mine),
+            }
+        )
+    if as_json:
+        emit(
+            {
+                "variant": final.variant.spec,
+                "finished": bool(getattr(final, "finished", False)),
+                "players": players,
+                "decisions": [
+                    {
+                        "turn": j.turn,
+                        "player": j.player,
+                        "throws": j.throws,
+                        "dice": list(j.dice),
+                        "action": to_json(j.action),
+                        "best": to_json(j.best),
+                        "value": j.value,
+                        "best_value": j.best_value,
+                        "loss": j.loss,
+                    }
+                    for j in judged
+                ],
+            }
+        )
+        return
+    console = Console()
+    console.print(f"[bold]{final.variant.spec}[/bold]: each decision against optimal solitaire play")
+    for entry in players:
+        console.print(
+            f"{entry['name']}: score {entry['score']}, {entry['decisions']} decisions, "
+            f"{entry['mistakes']} below the best, expected score lost {entry['loss']:.2f}"
+        )
+        table = Table()
+        for column in ("turn", "dice", "played", "best", "loss"):
+            table.add_column(column)
+        for j in judged:
+            if j.player == entry["name"] and j.loss > 1e-6:
+                dice = " ".join(map(str, j.dice)) or "—"
+                table.add_row(str(j.turn), dice, str(j.action), str(j.best), f"{j.loss:.3f}")
+        if table.row_count:
+            console.print(table)

@@ -1,0 +1,411 @@
+"""The solitaire sheet as a Markov decision process: dice tables, states and their successors.
+
+Everything here is built from :class:`~kosti.rules.options.SheetOptions` and
+:func:`~kosti.games.sheet.scoring.cell_score`, never from a preset's name, so an
+option override is solved as faithfully as a preset.
+
+A *state* between turns is ``(column, lower mask, upper pair, flag, bank)``:
+
+* ``column``: the column being filled (poker-fences has three, every other sheet one);
+* ``lower mask``: the recorded lower cells of that column, one bit each in table order;
+* ``upper pair``: the recorded upper cells (six bits) together with the upper total,
+  clamped to the range where the upper bonus still depends on it (``pair_um``,
+  ``pair_t``). Once the upper section is full its bonus is paid and the total is
+  forgotten: a single pair stands for every full upper section;
+* ``flag``: 1 when the Yahtzee cell of column I holds 50, so that a further Yahtzee
+  earns the extra bonus (only tracked when the sheet has that bonus);
+* ``bank``: banked throws («ограды»), at most :attr:`Model.cap`.
+
+The cap: a sheet that banks throws (poker-mandatory, poker-fences) could bank up to
+:func:`exact_bank_cap` of them. Where that is small (mandatory: 34) the cap is exact.
+Otherwise (fences: 117) the solver plays a game in which throws banked beyond the
+cap are forfeited; its value is then a lower bound of the true optimum, reached by a
+strategy that is legal in the real game (the optimal bot plays it, counting at most
+``cap`` of its banked throws).
+
+Within a turn the dice are one of the 252 multisets of five faces and a hold is one
+of the 462 multisets of at most five faces (:data:`ALL`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from kosti.dice import Faces, counts, multisets, probability
+from kosti.errors import OptionError
+from kosti.games.sheet.scoring import cell_score, upper_bonus
+from kosti.rules.options import UPPER_CELLS, SheetOptions
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+ALL: tuple[Faces, ...] = tuple(m for k in range(6) for m in multisets(k))
+"""Every multiset of 0 to 5 faces, by size then in lexicographic order (462)."""
+INDEX: dict[Faces, int] = {m: i for i, m in enumerate(ALL)}
+FIVE = len(ALL) - len(multisets(5))
+"""Index of the first five-dice multiset in :data:`ALL` (210); dice ``d`` is ``ALL[FIVE + d]``."""
+DICE: tuple[Faces, ...] = multisets(5)
+DICE_INDEX: dict[Faces, int] = {m: i for i, m in enumerate(DICE)}
+
+KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = 0, 1, 2
+COLUMN_KIND: dict[str, int] = {"free": KIND_FREE, "announced": KIND_ANNOUNCED, "ordered": KIND_ORDERED}
+FULL_UPPER = (1 << len(UPPER_CELLS)) - 1
+
+# positions in the integer configuration vector handed to the kernels
+T_, B_, L_, NCOL, FULL_LM, YC, TRACK_Y, JOKER, SCRATCH, SEQ, P0, Y_ = range(12)
+# positions in the float configuration vector
+EXTRA, BANK_VALUE = range(2)
+
+
+@dataclass(frozen=True)
+class DiceTables:
+    """Tables of the 252 throws of five dice and of the holds, shared by every sheet."""
+
+    counts: npt.NDArray[np.int64]
+    """``counts[d, f]``: dice of face ``f + 1`` in throw ``d``."""
+    prob: F64
+    """Probability of throw ``d`` when all five dice are thrown."""
+    add: I64
+    """``add[m, f]``: index in :data:`ALL` of multiset ``m`` plus one die ``f + 1`` (−1 at five)."""
+    sub_ptr: I64
+    sub_idx: I64
+    """``sub_idx[sub_ptr[m]:sub_ptr[m + 1]]``: ``m`` less one die, one entry per distinct face."""
+    yahtzee: I64
+    """``yahtzee[d]``: the face of five of a kind, 0 otherwise."""
+    count_move: F64
+    """``count_move[n, n2]``: chance that holding ``min(n, 4)`` dice of a face and throwing the
+    rest shows ``n2`` of that face (the chase of one upper cell)."""
+
+
+@cache
+def dice_tables() -> DiceTables:
+    """The tables of the five dice (built once per process)."""
+    cnt = np.array([counts(d) for d in DICE], dtype=np.int64)
+    prob = np.array([float(probability(d)) for d in DICE])
+    add = np.full((len(ALL), 6), -1, dtype=np.int64)
+    ptr = [0]
+    idx: list[int] = []
+    for i, m in enumerate(ALL):
+        if len(m) < 5:
+            for f in range(6):
+                add[i, f] = INDEX[tuple(sorted((*m, f + 1)))]
+        for f in sorted(set(m)):
+            rest = list(m)
+            rest.remove(f)
+            idx.append(INDEX[tuple(rest)])
+        ptr.append(len(idx))
+    yahtzee = np.array([d[0] if len(set(d)) == 1 else 0 for d in DICE], dtype=np.int64)
+    move = np.zeros((6, 6))
+    for n in range(6):
+        kept = min(n, 4)
+        thrown = 5 - kept
+        for hits in range(thrown + 1):
+            chance = Fraction(comb(thrown, hits)) * Fraction(1, 6) ** hits * Fraction(5, 6) ** (thrown - hits)
+            move[n, kept + hits] += float(chance)
+    return DiceTables(
+        cnt, prob, add, np.array(ptr, dtype=np.int64), np.array(idx, dtype=np.int64), yahtzee, move
+    )
+
+
+@dataclass(frozen=True)
+class Model:
+    """The solver's view of one variant: what each cell scores and where each state leads."""
+
+    options: SheetOptions
+    cap: int
+    """Banked throws the solver keeps track of; throws banked beyond it are forfeited."""
+    exact_cap: int
+    """The most throws a sheet could ever bank: a cap at least this large is no cap."""
+    lower: tuple[str, ...]
+    kinds: I64
+    """Column kinds, ``KIND_FREE`` / ``KIND_ANNOUNCED`` / ``KIND_ORDERED``."""
+    cfg: I64
+    fcfg: F64
+    lower_score: F64
+    """``lower_score[first, c, d]``: lower cell ``c`` for throw ``d`` (``first``: made on throw 1)."""
+    joker_score: F64
+    """``joker_score[first, c, face]``: lower cell ``c`` for five ``face``s played as a joker."""
+    nz_ptr: I64
+    nz_cell: I64
+    """``nz_cell[nz_ptr[first, d]:nz_ptr[first, d + 1]]``: lower cells where ``d`` scores above 0."""
+    upper_score: F64
+    """``upper_score[f, n]``: the upper cell of face ``f + 1`` with ``n`` such dice."""
+    pair_um: I64
+    pair_t: I64
+    next_pair: I64
+    """``next_pair[p, f, n]``: the pair after recording ``n`` dice of face ``f + 1`` (−1 if filled)."""
+    up_reward: F64
+    """``up_reward[p, f, n]``: that record's score plus the upper bonus if it completes the section."""
+    pair_index: dict[tuple[int, int], int]
+    clamp_lo: I64
+    clamp_hi: I64
+    """Per upper mask, the range of totals the bonus can still tell apart."""
+    tracks_total: bool
+
+    @property
+    def throws(self) -> int:
+        return int(self.cfg[T_])
+
+    @property
+    def n_lower(self) -> int:
+        return len(self.lower)
+
+    @property
+    def n_columns(self) -> int:
+        return len(self.kinds)
+
+    @property
+    def flags(self) -> int:
+        return int(self.cfg[Y_])
+
+    def value_shape(self) -> tuple[int, int, int, int, int]:
+        """Shape of the table of state values: column, lower mask, upper pair, flag, bank."""
+        return (self.n_columns, 1 << self.n_lower, len(self.pair_um), self.flags, self.cap + 1)
+
+    def pair_of(self, upper_mask: int, total: int) -> int:
+        """The pair index of recorded upper cells ``upper_mask`` with this upper total."""
+        if upper_mask == FULL_UPPER:
+            return self.pair_index[(FULL_UPPER, 0)]
+        if not self.tracks_total:
+            return self.pair_index[(upper_mask, 0)]
+        t = min(max(total, int(self.clamp_lo[upper_mask])), int(self.clamp_hi[upper_mask]))
+        return self.pair_index[(upper_mask, t)]
+
+    def column_states(self, column: int) -> list[tuple[I64, I64, I64]]:
+        """The states of a column by number of recorded cells, fullest first: (lower masks, pairs, flags).
+
+        A column's complete state is not listed (it is the next column's start).
+        """
+        kind = int(self.kinds[column])
+        n_lower = self.n_lower
+        full_lm = (1 << n_lower) - 1
+        lm = np.arange(1 << n_lower, dtype=np.int64)
+        pairs = np.arange(len(self.pair_um), dtype=np.int64)
+        lm_grid, p_grid = np.meshgrid(lm, pairs, indexing="ij")
+        lm_flat = lm_grid.ravel()
+        p_flat = p_grid.ravel()
+        um_flat = self.pair_um[p_flat]
+        valid = ~((lm_flat == full_lm) & (um_flat == FULL_UPPER))
+        if kind == KIND_ORDERED:
+            upper_prefix = np.isin(um_flat, [(1 << k) - 1 for k in range(7)])
+            lower_prefix = np.isin(lm_flat, [(1 << k) - 1 for k in range(n_lower + 1)])
+            valid &= upper_prefix & lower_prefix & ((lm_flat == 0) | (um_flat == FULL_UPPER))
+        elif self.options.stages == "sequential":
+            valid &= (lm_flat == 0) | (um_flat == FULL_UPPER)
+        lm_flat = lm_flat[valid]
+        p_flat = p_flat[valid]
+        filled = _popcount(lm_flat) + _popcount(self.pair_um[p_flat])
+        yc = int(self.cfg[YC])
+        levels = []
+        for level in range(len(UPPER_CELLS) + n_lower - 1, -1, -1):
+            at = filled == level
+            lms = lm_flat[at]
+            ps = p_flat[at]
+            ys = np.zeros(len(lms), dtype=np.int64)
+            if self.flags == 2:
+                # the flag is 1 only with a Yahtzee recorded (in column I), or inherited in later columns
+                with_flag = np.ones(len(lms), dtype=bool) if column > 0 else ((lms >> yc) & 1) == 1
+                lms = np.concatenate([lms, lms[with_flag]])
+                ps = np.concatenate([ps, ps[with_flag]])
+                ys = np.concatenate([ys, np.ones(int(with_flag.sum()), dtype=np.int64)])
+            levels.append((lms, ps, ys))
+        return levels
+
+
+def _popcount(a: I64) -> I64:
+    result = np.zeros_like(a)
+    x = a.copy()
+    while np.any(x):
+        result += x & 1
+        x >>= 1
+    return result
+
+
+def exact_bank_cap(options: SheetOptions) -> int:
+    """The most throws a sheet could ever bank: every turn banking all it can."""
+    if not options.banked_throws:
+        return 0
+    n_columns = 3 if options.columns == "fences" else 1
+    per_lower = options.throws if options.scratch else options.throws - 1
+    return n_columns * (len(UPPER_CELLS) * (options.throws - 1) + len(options.lower) * per_lower)
+
+
+DEFAULT_CAP = 10
+"""Banked throws tracked when the exact bound is larger (poker-fences could bank 117)."""
+
+
+def default_cap(options: SheetOptions) -> int:
+    """The bank cap used unless one is asked for: the exact bound when it is small."""
+    exact = exact_bank_cap(options)
+    return exact if exact <= 40 else DEFAULT_CAP
+
+
+def build_model(options: SheetOptions, cap: int | None = None) -> Model:
+    """The solver's tables for a sheet with these options.
+
+    ``cap`` limits the banked throws the solver tracks (default :func:`default_cap`).
+    The joker rule is the option ``joker`` (``forced``, ``free`` or ``none``).
+    Raises :class:`OptionError` for a sheet the solver cannot represent.
+    """
+    exact = exact_bank_cap(options)
+    if cap is None:
+        cap = default_cap(options)
+    if cap < 0:
+        raise OptionError("the bank cap cannot be negative")
+    cap = min(cap, exact)
+    lower = options.lower
+    if len(lower) > 12:
+        raise OptionError("the solver handles at most 12 lower cells")
+    tables = dice_tables()
+    n_lower = len(lower)
+
+    lower_score = np.zeros((2, n_lower, len(DICE)))
+    joker_score = np.zeros((2, n_lower, 7))
+    for first in (0, 1):
+        for c, cell in enumerate(lower):
+            for d, dice in enumerate(DICE):
+                lower_score[first, c, d] = cell_score(cell, dice, options, first_throw=bool(first))
+            for face in range(1, 7):
+                joker_score[first, c, face] = cell_score(
+                    cell, (face,) * 5, options, first_throw=bool(first), joker=True
+                )
+    if np.any(lower_score < 0) or np.any(joker_score < 0):
+        raise OptionError("the solver needs lower cells that never score below 0")
+    nz_ptr = np.zeros((2, len(DICE) + 1), dtype=np.int64)
+    nz_cells: list[list[int]] = [[], []]
+    for first in (0, 1):
+        for d in range(len(DICE)):
+            nz_cells[first].extend(c for c in range(n_lower) if lower_score[first, c, d] > 0)
+            nz_ptr[first, d + 1] = len(nz_cells[first])
+    width = max(len(nz_cells[0]), len(nz_cells[1]), 1)
+    nz_cell = np.zeros((2, width), dtype=np.int64)
+    for first in (0, 1):
+        nz_cell[first, : len(nz_cells[first])] = nz_cells[first]
+
+    upper_score = np.full((6, 6), np.nan)
+    for d, dice in enumerate(DICE):
+        for f, cell in enumerate(UPPER_CELLS):
+            n = int(tables.counts[d, f])
+            s = cell_score(cell, dice, options)
+            if not np.isnan(upper_score[f, n]) and upper_score[f, n] != s:  # pragma: no cover - rules
+                raise OptionError("an upper cell must score by the count of its face")
+            upper_score[f, n] = s
+    pairs, pair_index, clamp_lo, clamp_hi, tracks = _upper_pairs(options, upper_score)
+    pair_um = np.array([um for um, _ in pairs], dtype=np.int64)
+    pair_t = np.array([t for _, t in pairs], dtype=np.int64)
+    next_pair = np.full((len(pairs), 6, 6), -1, dtype=np.int64)
+    up_reward = np.zeros((len(pairs), 6, 6))
+    for p, (um, t) in enumerate(pairs):
+        for f in range(6):
+            if um >> f & 1:
+                continue
+            um2 = um | 1 << f
+            for n in range(6):
+                s = int(upper_score[f, n])
+                total = t + s
+                reward = float(s)
+                if um2 == FULL_UPPER:
+                    reward += upper_bonus(total, options)
+                    key = (FULL_UPPER, 0)
+                elif tracks:
+                    key = (um2, min(max(total, int(clamp_lo[um2])), int(clamp_hi[um2])))
+                else:
+                    key = (um2, 0)
+                next_pair[p, f, n] = pair_index[key]
+                up_reward[p, f, n] = reward
+
+    if options.columns == "fences":
+        kinds = np.array([KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED], dtype=np.int64)
+    else:
+        kinds = np.array([KIND_FREE], dtype=np.int64)
+    yc = lower.index("yahtzee") if "yahtzee" in lower else -1
+    track_y = bool(options.extra_yahtzee_bonus) and yc >= 0
+    cfg = np.zeros(12, dtype=np.int64)
+    cfg[T_] = options.throws
+    cfg[B_] = cap
+    cfg[L_] = n_lower
+    cfg[NCOL] = len(kinds)
+    cfg[FULL_LM] = (1 << n_lower) - 1
+    cfg[YC] = yc
+    cfg[TRACK_Y] = int(track_y)
+    cfg[JOKER] = {"none": 0, "forced": 1, "free": 2}[options.joker] if yc >= 0 else 0
+    cfg[SCRATCH] = int(options.scratch)
+    cfg[SEQ] = int(options.stages == "sequential")
+    cfg[P0] = pair_index[(0, 0)]
+    cfg[Y_] = 2 if track_y else 1
+    fcfg = np.array([float(options.extra_yahtzee_bonus), float(options.bank_value)])
+    return Model(
+        options,
+        cap,
+        exact,
+        lower,
+        kinds,
+        cfg,
+        fcfg,
+        lower_score,
+        joker_score,
+        nz_ptr,
+        nz_cell,
+        upper_score,
+        pair_um,
+        pair_t,
+        next_pair,
+        up_reward,
+        pair_index,
+        clamp_lo,
+        clamp_hi,
+        tracks,
+    )
+
+
+def _upper_pairs(
+    options: SheetOptions, upper_score: F64
+) -> tuple[list[tuple[int, int]], dict[tuple[int, int], int], I64, I64, bool]:
+    """The reachable (upper mask, clamped total) pairs, and the clamp range per mask.
+
+    The upper bonus is a step function of the final total; outside the steps it
+    cannot change, so a total below ``lowest step − 1 − what the open cells can
+    still add`` (or above ``highest step − what they can still take away``) is as
+    good as that bound.
+    """
+    best = upper_score.max(axis=1)
+    worst = upper_score.min(axis=1)
+    low_total = int(worst.sum())
+    high_total = int(best.sum())
+    steps = [
+        x
+        for x in range(low_total + 1, high_total + 1)
+        if upper_bonus(x, options) != upper_bonus(x - 1, options)
+    ]
+    tracks = bool(steps)
+    clamp_lo = np.zeros(FULL_UPPER + 1, dtype=np.int64)
+    clamp_hi = np.zeros(FULL_UPPER + 1, dtype=np.int64)
+    if tracks:
+        for um in range(FULL_UPPER + 1):
+            open_faces = [f for f in range(6) if not um >> f & 1]
+            clamp_lo[um] = steps[0] - 1 - int(sum(best[f] for f in open_faces))
+            clamp_hi[um] = steps[-1] - int(sum(worst[f] for f in open_faces))
+    reach: dict[int, set[int]] = {0: {0}}
+    for um in sorted(range(FULL_UPPER + 1), key=lambda m: bin(m).count("1")):
+        if um == FULL_UPPER:
+            break
+        for t in reach.get(um, set()):
+            for f in range(6):
+                if um >> f & 1:
+                    continue
+                um2 = um | 1 << f
+                for n in range(6):
+                    if um2 == FULL_UPPER or not tracks:
+                        t2 = 0
+                    else:
+                        t2 = min(max(t + int(upper_score[f, n]), int(clamp_lo[um2])), int(clamp_hi[um2]))
+                    reach.setdefault(um2, set()).add(t2)
+    pairs = [(um, t) for um in range(FULL_UPPER + 1) for t in sorted(reach.get(um, ()))]
+    index = {pair: i for i, pair in enumerate(pairs)}
+    return pairs, index, clamp_lo, clamp_hi, tracks

@@ -1,0 +1,206 @@
+"""Backward induction over sheet states, and the disk cache of its results."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import platformdirs
+
+from kosti.errors import OptionError
+from kosti.rules.options import SheetOptions
+from kosti.rules.presets import Variant
+from kosti.solver import kernels
+from kosti.solver.model import (
+    F64,
+    I64,
+    Model,
+    build_model,
+    default_cap,
+    dice_tables,
+    exact_bank_cap,
+)
+
+SOLVER_VERSION = "1"
+"""Bumped whenever a change could alter a solved table: old cache files are then ignored."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` with the number of states solved so far."""
+
+
+@dataclass
+class Solution:
+    """The exact values of a solitaire sheet under the optimal strategy."""
+
+    spec: str
+    """The variant solved (its canonical string)."""
+    model: Model
+    values: F64
+    """``values[column, lower mask, upper pair, flag, bank]``: the expected score still to come
+    at the start of a turn, recorded cells and decided bonuses excluded."""
+    seconds: float
+    """How long solving took (when read from the cache: how long it took then)."""
+    cached: bool = False
+    """True when the tables were read from the disk cache."""
+
+    @property
+    def expected_score(self) -> float:
+        """The expected final score of an empty sheet."""
+        return float(self.values[0, 0, self.model.pair_of(0, 0), 0, 0])
+
+    @property
+    def cap(self) -> int:
+        return self.model.cap
+
+
+def cache_dir() -> Path:
+    """Where solved tables are kept: ``$KOSTI_CACHE_DIR`` or the user's cache directory."""
+    env = os.environ.get("KOSTI_CACHE_DIR")
+    return Path(env) if env else Path(platformdirs.user_cache_dir("kosti"))
+
+
+def cache_path(spec: str, cap: int) -> Path:
+    """The file of a variant's tables (keyed by the spec, the bank cap and the solver version)."""
+    key = f"{spec}|cap={cap}|solver={SOLVER_VERSION}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return cache_dir() / "solver" / f"v{SOLVER_VERSION}-{digest}.npz"
+
+
+def sheet_options(rules: Variant) -> SheetOptions:
+    """The options of a score-sheet variant; :class:`OptionError` for another family."""
+    if not isinstance(rules.options, SheetOptions):
+        raise OptionError(f"{rules.spec} is not a score-sheet game: the solver plays score sheets only")
+    return rules.options
+
+
+_MEMORY: dict[tuple[str, int], Solution] = {}
+
+
+def solve(
+    rules: Variant,
+    *,
+    cap: int | None = None,
+    fresh: bool = False,
+    progress: Progress | None = None,
+    use_cache: bool = True,
+) -> Solution:
+    """The optimal strategy's values for ``rules`` (solitaire), from the cache when possible.
+
+    ``cap``: banked throws tracked (default: exact where small, else
+    :data:`~kosti.solver.model.DEFAULT_CAP`). ``fresh``: solve again and overwrite the
+    cache. ``use_cache=False``: neither read nor write the disk. The joker rule is the
+    variant's option ``joker`` (``yahtzee`` plays ``forced``; ``yahtzee(joker=free)`` is the
+    convention of Verhoeff's published 254.5896).
+    """
+    options = sheet_options(rules)
+    spec = rules.spec
+    wanted = default_cap(options) if cap is None else cap
+    key = (spec, min(max(wanted, 0), exact_bank_cap(options)))
+    if not fresh and key in _MEMORY:
+        return _MEMORY[key]
+    model = build_model(options, cap)
+    path = cache_path(spec, model.cap)
+    if use_cache and not fresh:
+        loaded = _load(path, spec, model)
+        if loaded is not None:
+            _MEMORY[key] = loaded
+            return loaded
+    start = time.perf_counter()
+    values = backward_induction(model, progress)
+    solution = Solution(spec, model, values, time.perf_counter() - start)
+    if use_cache:
+        _save(path, solution)
+    _MEMORY[key] = solution
+    return solution
+
+
+def threads() -> int:
+    """Worker threads for the solver and the simulation: ``$KOSTI_THREADS`` or every core."""
+    env = os.environ.get("KOSTI_THREADS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    return os.cpu_count() or 1
+
+
+def in_parallel(n: int, work: Callable[[int, int], None], chunk: int = 512) -> None:
+    """Run ``work(start, stop)`` over ``range(n)`` in chunks on :func:`threads` threads.
+
+    The kernels release the GIL, so the threads run on separate cores.
+    """
+    workers = threads()
+    if workers == 1 or n <= chunk:
+        work(0, n)
+        return
+    size = max(chunk, -(-n // (workers * 8)))
+    with ThreadPoolExecutor(workers) as pool:
+        for future in [pool.submit(work, i, min(n, i + size)) for i in range(0, n, size)]:
+            future.result()
+
+
+def backward_induction(model: Model, progress: Progress | None = None) -> F64:
+    """Solve every state, last column first and fullest sheet first."""
+    tables = dice_tables()
+    values = np.zeros(model.value_shape())
+    plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
+    total = sum(len(lms) for _, (lms, _, _) in plan)
+    done = 0
+    if progress is not None:
+        progress(0, total)
+    for col, (lms, ps, ys) in plan:
+
+        def work(start: int, stop: int, col: int = col, lms: I64 = lms, ps: I64 = ps, ys: I64 = ys) -> None:
+            kernels.solve_level(
+                values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
+                model.up_reward, tables.counts, tables.prob, tables.yahtzee, model.lower_score,
+                model.joker_score, model.nz_ptr, model.nz_cell, tables.add, tables.sub_ptr,
+                tables.sub_idx, tables.count_move, col, lms[start:stop], ps[start:stop], ys[start:stop],
+            )  # fmt: skip
+
+        in_parallel(len(lms), work)
+        done += len(lms)
+        if progress is not None:
+            progress(done, total)
+    return values
+
+
+def _save(path: Path, solution: Solution) -> None:
+    meta: dict[str, Any] = {
+        "spec": solution.spec,
+        "cap": solution.model.cap,
+        "solver": SOLVER_VERSION,
+        "expected_score": solution.expected_score,
+        "seconds": solution.seconds,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # a private temporary name: two processes may solve the same variant at once
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    # float32 keeps about seven digits: plenty for play, and the exact optimum is kept in the meta
+    np.savez_compressed(tmp, values=solution.values.astype(np.float32), meta=np.array(json.dumps(meta)))
+    tmp.replace(path)
+
+
+def _load(path: Path, spec: str, model: Model) -> Solution | None:
+    try:
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            values = data["values"].astype(np.float64)
+    except (OSError, ValueError, KeyError):
+        return None
+    if (
+        meta.get("spec") != spec
+        or meta.get("solver") != SOLVER_VERSION
+        or values.shape != model.value_shape()
+    ):
+        return None
+    solution = Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)
+    # the start value itself is kept at full precision
+    values[0, 0, model.pair_of(0, 0), 0, 0] = float(meta["expected_score"])
+    return solution

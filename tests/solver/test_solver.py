@@ -1,0 +1,278 @@
+"""The exact solver: known values, the engine's rules turn by turn, the optimal bot, the cache."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.bots.base import Bot, play_out
+from kosti.errors import OptionError
+from kosti.games.sheet.game import SHEET, Sheet, SheetState, cells_of
+from kosti.roller import SeededDice
+from kosti.rules.presets import variant
+from kosti.solver import OptimalBot, SheetAdvisor, solve
+from kosti.solver import tables as solver_tables
+from kosti.solver.advisor import spot_of, stored_value
+from kosti.solver.model import dice_tables
+from kosti.solver.tables import Solution
+
+SMALL_YAHTZEE = "yahtzee(lower=[yahtzee,full_house,chance])"
+SMALL_FENCES = "poker-fences(lower=[poker])"
+SMALL_MANDATORY = "poker-mandatory(lower=[four_of_a_kind,poker])"
+SMALL_CLASSIC = "poker-classic(lower=[pair,chance])"
+
+
+class TurnBrute:
+    """An independent check: the exact values of one turn, by exhaustive search through the engine."""
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+        self.memo: dict[SheetState, float] = {}
+
+    def value(self, state: SheetState, turn: int) -> float:
+        if state.turn != turn or state.finished:
+            return stored_value(self.solution, state)
+        if state.pending and state.throws:
+            # after a hold the old dice no longer matter
+            state = replace(state, dice=())
+        if state in self.memo:
+            return self.memo[state]
+        if state.pending:
+            value = sum(
+                float(p) * self.value(SHEET.apply(state, roll), turn)
+                for roll, p in SHEET.chance_outcomes(state)
+            )
+        else:
+            value = max(self.action(state, a, turn) for a in SHEET.decisions(state))
+        self.memo[state] = value
+        return value
+
+    def action(self, state: SheetState, action: Action, turn: int) -> float:
+        return self.value(SHEET.apply(state, action), turn)
+
+
+def sheet_state(
+    spec: str, cells: dict[str, int], *, column: int = 0, banked: int = 0, **fields: object
+) -> SheetState:
+    """A one-player state of ``spec``: earlier columns full (of zeros), ``cells`` recorded in ``column``."""
+    rules = variant(spec)
+    start = SHEET.new_game(rules, ["solo"])
+    names = cells_of(start.variant.options)  # type: ignore[arg-type]
+    columns = []
+    for i in range(len(start.sheets[0].columns)):
+        if i < column:
+            columns.append(tuple(0 for _ in names))
+        elif i == column:
+            columns.append(tuple(cells.get(c) for c in names))
+        else:
+            columns.append(tuple(None for _ in names))
+    state = replace(start, sheets=(Sheet(tuple(columns), banked),))
+    pending = 0 if SHEET.scratchable_cells(state) else 5
+    return replace(state, pending=pending, **fields)  # type: ignore[arg-type]
+
+
+def check_turn(spec: str, state: SheetState, cap: int | None = None) -> None:
+    """Every decision value of the advisor (and the stored value at a turn's start) equals
+    exhaustive search through the engine."""
+    solution = solve(variant(spec), cap=cap)
+    brute = TurnBrute(solution)
+    advisor = SheetAdvisor(cap)
+    if state.throws == 0:
+        assert stored_value(solution, state) == pytest.approx(brute.value(state, state.turn), abs=1e-6)
+    if not state.pending:
+        for advice in advisor.advise(state):
+            assert advice.value == pytest.approx(brute.action(state, advice.action, state.turn), abs=1e-6)
+
+
+def test_yahtzee_matches_the_published_optimum_for_the_engine_rules() -> None:
+    # the forced joker (RULES.md §1.5) is worth 254.5877287; Verhoeff's 254.5896 is the free joker
+    assert solve(variant("yahtzee")).expected_score == pytest.approx(254.5877287, abs=5e-7)
+
+
+def test_free_joker_reproduces_verhoeffs_254_5896() -> None:
+    solution = solve(variant("yahtzee(joker=free)"), use_cache=False)
+    assert f"{solution.expected_score:.4f}" == "254.5896"
+
+
+def test_a_further_yahtzee_with_the_bonus_and_the_forced_joker() -> None:
+    # yahtzee holds 50; fours is open: five fours must go there (+100)
+    state = sheet_state(
+        SMALL_YAHTZEE, {"ones": 3, "twos": 6, "threes": 9, "fives": 15, "sixes": 18, "yahtzee": 50}
+    )
+    state = SHEET.apply(state, Roll((4, 4, 4, 4, 4)))
+    check_turn(SMALL_YAHTZEE, state)
+    advice = SheetAdvisor().advise(state)
+    assert advice[0].action == Score("fours")
+    # fours recorded: the joker scores the full house at 25
+    state = sheet_state(
+        SMALL_YAHTZEE, {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "yahtzee": 50}
+    )
+    check_turn(SMALL_YAHTZEE, SHEET.apply(state, Roll((4, 4, 4, 4, 4))))
+
+
+def test_one_advisor_follows_a_whole_turn() -> None:
+    # the same advisor ranks the decisions after the first and after the second throw
+    state = sheet_state(SMALL_YAHTZEE, {"ones": 2, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
+    solution = solve(variant(SMALL_YAHTZEE))
+    brute = TurnBrute(solution)
+    advisor = SheetAdvisor()
+    state = SHEET.apply(state, Roll((1, 3, 6, 6, 2)))
+    for roll in ((6, 5, 6), (6, 6)):
+        advice = advisor.advise(state)
+        for a in advice:
+            assert a.value == pytest.approx(brute.action(state, a.action, state.turn), abs=1e-6)
+        state = SHEET.apply(
+            SHEET.apply(state, Hold((6, 6)) if len(roll) == 3 else Hold((6, 6, 6))), Roll(roll)
+        )
+
+
+def test_a_yahtzee_turn_from_its_start() -> None:
+    state = sheet_state(
+        SMALL_YAHTZEE, {"ones": 2, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18}
+    )
+    check_turn(SMALL_YAHTZEE, state)
+
+
+def test_classic_first_throw_doubles_after_the_upper_stage() -> None:
+    upper = {"ones": 0, "twos": -2, "threes": 3, "fours": 0, "fives": -5, "sixes": 6}
+    state = sheet_state(SMALL_CLASSIC, upper)
+    check_turn(SMALL_CLASSIC, SHEET.apply(state, Roll((2, 2, 3, 5, 6))))
+    check_turn(SMALL_CLASSIC, state)
+
+
+def test_mandatory_banks_throws_and_spends_them() -> None:
+    upper = {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 0, "sixes": 0}
+    state = sheet_state(SMALL_MANDATORY, {**upper, "poker": 0}, banked=2)
+    check_turn(SMALL_MANDATORY, state)
+
+
+def test_fences_scratch_announce_and_order() -> None:
+    solve(variant(SMALL_FENCES), cap=3)
+    # column I: scratch before the first throw, or throw
+    free = {"ones": -3, "twos": 0, "threes": 3, "fours": 0, "fives": 5}
+    check_turn(SMALL_FENCES, sheet_state(SMALL_FENCES, free), cap=3)
+    # column II, right after the first throw: record, scratch or announce
+    state = sheet_state(SMALL_FENCES, free, column=1)
+    state = SHEET.apply(SHEET.apply(state, Hold(())), Roll((1, 6, 6, 6, 2)))
+    decisions = SHEET.decisions(state)
+    assert Announce("poker") in decisions and Scratch("poker") in decisions
+    check_turn(SMALL_FENCES, state, cap=3)
+    announced = SHEET.apply(state, Announce("sixes"))
+    check_turn(SMALL_FENCES, announced, cap=3)
+    # column III, the forced poker with a banked throw
+    ordered = {c: 0 for c in ("ones", "twos", "threes", "fours", "fives", "sixes")}
+    check_turn(SMALL_FENCES, sheet_state(SMALL_FENCES, ordered, column=2, banked=1), cap=3)
+
+
+def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
+    from kosti.solver import kernels
+
+    solution = solve(variant(SMALL_FENCES), cap=3)
+    model = solution.model
+    t = dice_tables()
+    state = sheet_state(SMALL_FENCES, {"ones": -3}, column=1)
+    spot = spot_of(solution, state)
+    results = []
+    for shortcut in (True, False):
+        jc = model.cap + model.throws - 1
+        W = np.zeros((jc + 1, 252))
+        M = np.zeros((jc + 1, 252))
+        Uv = np.zeros((6, 6, jc + 2))
+        Vz = np.zeros((model.n_lower, jc + 2))
+        Vnz = np.zeros((model.n_lower, jc + 2))
+        maxVz = np.zeros(jc + 2)
+        kernels.turn(
+            solution.values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
+            model.up_reward, t.counts, t.prob, t.yahtzee, model.lower_score, model.joker_score,
+            model.nz_ptr, model.nz_cell, t.add, t.sub_ptr, t.sub_idx, t.count_move, spot.column, spot.lm,
+            spot.pair, spot.flag, jc, shortcut, W, M, Uv, Vz, Vnz, maxVz,
+        )  # fmt: skip
+        results.append(M[1:])
+    np.testing.assert_allclose(results[0], results[1], atol=1e-9)
+
+
+def test_a_cap_on_banked_throws_never_gains() -> None:
+    low = solve(variant(SMALL_FENCES), cap=1).expected_score
+    high = solve(variant(SMALL_FENCES), cap=3).expected_score
+    assert low < high
+
+
+def test_optimal_bot_plays_legal_actions_in_a_multiplayer_game() -> None:
+    bot = OptimalBot()
+    assert isinstance(bot, Bot)
+    state = SHEET.new_game(variant(SMALL_FENCES), ["Anna", "Boris"])
+
+    class Checked:
+        name = "checked"
+
+        def choose(self, s: SheetState) -> object:  # type: ignore[override]
+            action = bot.choose(s)
+            assert action in SHEET.decisions(s)
+            advice = bot.advise(s)
+            assert advice[0].loss == 0
+            assert all(a.loss is not None and a.loss >= 0 for a in advice)
+            values = [a.value for a in advice]
+            assert values == sorted(values, reverse=True)
+            assert {a.action for a in advice} == set(SHEET.decisions(s))
+            return action
+
+    final = play_out(state, [Checked(), Checked()], SeededDice(7))  # type: ignore[list-item]
+    assert final.finished  # type: ignore[attr-defined]
+
+
+def test_the_bot_scores_what_the_solver_expects() -> None:
+    rules = variant(SMALL_YAHTZEE)
+    expected = solve(rules).expected_score
+    bot = OptimalBot()
+    scores = []
+    for seed in range(60):
+        final = play_out(SHEET.new_game(rules, ["solo"]), [bot], SeededDice(seed))
+        scores.extend(SHEET.scores(final))  # type: ignore[arg-type]
+    mean = float(np.mean(scores))
+    error = float(np.std(scores, ddof=1) / np.sqrt(len(scores)))
+    assert abs(mean - expected) < 4 * error
+
+
+def test_fast_simulation_agrees_with_the_expectation() -> None:
+    from kosti.solver.simulate import simulate
+
+    solution = solve(variant(SMALL_MANDATORY))
+    scores, banks = simulate(solution, 400, seed=1)
+    error = scores.std(ddof=1) / np.sqrt(len(scores))
+    assert abs(scores.mean() - solution.expected_score) < 4 * error
+    assert banks.max() <= solution.cap
+
+
+def test_the_cache_round_trip(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
+    rules = variant(SMALL_CLASSIC)
+    fresh = solve(rules, fresh=True)
+    assert not fresh.cached
+    path = solver_tables.cache_path(rules.spec, fresh.cap)
+    assert path.exists() and path.is_relative_to(tmp_path)  # type: ignore[arg-type]
+    monkeypatch.setattr(solver_tables, "_MEMORY", {})
+    again = solve(rules)
+    assert again.cached
+    assert again.expected_score == fresh.expected_score
+    np.testing.assert_allclose(again.values, fresh.values, rtol=1e-6)
+
+
+def test_a_solve_reports_its_progress() -> None:
+    calls: list[tuple[int, int]] = []
+    solve(variant(SMALL_CLASSIC), fresh=True, use_cache=False, progress=lambda d, t: calls.append((d, t)))
+    assert calls[0][0] == 0 and calls[-1][0] == calls[-1][1] > 0
+
+
+def test_more_freedom_never_costs() -> None:
+    # built from the options: free stages give the player more choices, so never less
+    sequential = solve(variant(SMALL_CLASSIC)).expected_score
+    free = solve(variant("poker-classic(lower=[pair,chance],stages=free)")).expected_score
+    assert free > sequential
+
+
+def test_only_score_sheets_are_solved() -> None:
+    with pytest.raises(OptionError, match="score-sheet"):
+        solve(variant("thousand-classic"))
