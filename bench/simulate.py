@@ -3,7 +3,9 @@
 Both play the same table policy (:func:`kosti.sim.table.greedy_table`) on a solitaire
 sheet: the loop game by game through the engine with :class:`~kosti.sim.table.TableBot`,
 the vectorised simulator in NumPy. Prints games per second of each and their ratio
-(both on one process), then the vectorised figure on every core.
+(both on one process), then the vectorised figure on every core. Then the same for the
+exact policy: :class:`~kosti.solver.OptimalBot` game by game through the engine against
+the solver's compiled simulator (``kosti simulate --vectorised --bots optimal``).
 
     uv run python bench/simulate.py [--preset poker-free] [--games 1000000] [--loop-games 300]
 """
@@ -18,7 +20,7 @@ import numpy as np
 from kosti.bots.base import play_out
 from kosti.games import engine_for
 from kosti.roller import SeededDice
-from kosti.rules.presets import variant
+from kosti.rules.presets import Variant, variant
 from kosti.sim.table import TableBot, greedy_table
 from kosti.sim.vector import default_workers, simulate_vector
 
@@ -70,6 +72,38 @@ def main() -> None:
         f"vectorised, {args.workers} processes:               {parallel_rate:12,.0f} games/s"
         f"  ({parallel_rate * 60 / 1e6:.1f} million games a minute)"
     )
+
+    exact(rules, args)
+
+
+def exact(rules: Variant, args: argparse.Namespace) -> None:
+    """The exact policy: the engine loop with the optimal bot against the compiled simulator."""
+    from kosti.solver import OptimalBot, solve
+    from kosti.solver.simulate import simulate as simulate_optimal
+
+    solution = solve(rules)
+    engine = engine_for(rules)
+    bot = OptimalBot()
+    games = max(1, args.loop_games // 3)
+    start = time.perf_counter()
+    loop_scores = [
+        engine.scores(
+            play_out(engine.new_game(rules, ["solo"]), [bot], SeededDice(args.seed * 1_000_003 + i))
+        )[0]
+        for i in range(games)
+    ]
+    loop_rate = games / (time.perf_counter() - start)
+    simulate_optimal(solution, 1000, args.seed)  # compile before timing
+    start = time.perf_counter()
+    totals, _ = simulate_optimal(solution, args.games, args.seed)
+    fast_rate = args.games / (time.perf_counter() - start)
+    print(f"exact policy, expected {solution.expected_score:.4f}:")
+    print(
+        f"  per-game loop (engine + OptimalBot):  {loop_rate:12,.0f} games/s"
+        f"  (mean {np.mean(loop_scores):.1f})"
+    )
+    print(f"  compiled simulator, all cores:        {fast_rate:12,.0f} games/s  (mean {totals.mean():.4f})")
+    print(f"  ratio compiled / loop:                {fast_rate / loop_rate:12,.0f} ×")
 
 
 if __name__ == "__main__":

@@ -30,10 +30,25 @@ def run(
 ) -> Outcome:
     """Play ``games`` games of ``rules`` with one bot per seat and gather the results.
 
-    ``vectorised``: play them all at once in NumPy (one seat, bot ``table``, a single-column
-    sheet without banked throws); much faster, same distribution. :class:`OptionError`
+    ``vectorised``: play them all at once (one seat): bot ``table`` in NumPy for a
+    single-column sheet without banked throws, bot ``optimal`` (the exact policy) in the
+    solver's compiled simulator for every sheet preset; much faster, same distribution. :class:`OptionError`
     for a combination that cannot be played.
     """
+    if vectorised and list(bots) == ["optimal"]:
+        # the exact policy plays in the solver's own compiled simulator (every sheet preset)
+        import numpy as np
+
+        from kosti.solver import solve
+        from kosti.solver.simulate import simulate as simulate_optimal
+
+        solution = solve(rules)
+        totals, _ = simulate_optimal(solution, games, seed)
+        if progress:
+            progress(games)
+        cells = len(solution.model.options.lower) + 6
+        n_cells = cells * (3 if solution.model.options.columns == "fences" else 1)
+        return Outcome.solitaire(rules.spec, "optimal", seed, np.rint(totals).astype(np.int64), n_cells)
     if vectorised:
         from kosti.sim.table import check_vector_sheet, greedy_table
         from kosti.sim.vector import simulate_vector
@@ -41,6 +56,7 @@ def run(
         if list(bots) != ["table"]:
             raise OptionError(
                 "the vectorised simulator plays solitaire games with the table bot (--bots table)"
+                " or the exact policy (--bots optimal)"
             )
         check_vector_sheet(rules.options)
         table = greedy_table(rules.spec)

@@ -1,4 +1,5 @@
-"""Solver tests keep their tables in a temporary cache directory."""
+"""Every test keeps solver tables and simulator policies in a temporary cache directory,
+never in the user's own cache."""
 
 from __future__ import annotations
 
