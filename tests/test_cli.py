@@ -14,35 +14,12 @@ from typing import Any
 
 import pytest
 
-from kosti.cli import main
-
 RECORDS = Path(__file__).parent / "records"
 MINE = ("poker-", "yahtzee-")
 """Record files of the score-sheet games (the others are tested by their own families)."""
 
 
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-@pytest.fixture
-def kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    def run(*args: str) -> Run:
-        monkeypatch.setattr(sys, "argv", ["kosti", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-        out, err = capsys.readouterr()
-        code = exit_.value.code
-        return Run(code if isinstance(code, int) else 1, out, err)
-
-    return run
-
-
-def assert_refused(run: Run, *reason: str) -> None:
+def assert_refused(run: Any, *reason: str) -> None:
     """Exit 2, nothing on standard output, one line on standard error that says why."""
     assert run.code == 2, (run.out, run.err)
     assert run.out == ""

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from kosti.actions import Score
-from kosti.cli import main
 from kosti.games.sheet.game import SHEET
 from kosti.record import Recorder
 from kosti.roller import SeededDice
@@ -20,28 +18,7 @@ from kosti.solver import OptimalBot
 SMALL = "yahtzee(lower=[yahtzee,chance])"
 
 
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
-@pytest.fixture
-def kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    def run(*args: str) -> Run:
-        monkeypatch.setattr(sys, "argv", ["kosti", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-        out, err = capsys.readouterr()
-        code = exit_.value.code
-        return Run(code if isinstance(code, int) else 1, out, err)
-
-    return run
-
-
-def refused(run: Run, word: str) -> None:
+def refused(run: Any, word: str) -> None:
     assert run.code == 2 and run.out == ""
     assert len(run.err.strip().splitlines()) == 1 and word in run.err
 

@@ -339,11 +339,8 @@ class SheetEngine(Engine[SheetState]):
         if cell not in self.scratchable_cells(state):
             if cell in UPPER_FACE:
                 raise IllegalActionError("upper cells cannot be scratched")
-            return self._refuse(state, cell)
+            raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
         return self._record(state, state.sheets[state.current], index, 0)
-
-    def _refuse(self, state: SheetState, cell: str) -> SheetState:
-        raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
 
     def _announce(self, state: SheetState, cell: str) -> SheetState:
         self._check_cell(state, cell)
