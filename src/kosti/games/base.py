@@ -74,8 +74,13 @@ class Engine(ABC, Generic[S]):
         """The player's legal actions at a decision point (empty at a throw or at the end)."""
 
     @abstractmethod
-    def apply(self, state: S, action: Action) -> S:
-        """The state after ``action``; :class:`IllegalActionError` says why it is refused."""
+    def throw(self, state: S, faces: Faces) -> S:
+        """The state after the throw that is due showed ``faces`` (already checked, sorted)."""
+
+    @abstractmethod
+    def decide(self, state: S, action: Action) -> S:
+        """The state after a player's decision (the game is on and no throw is due);
+        :class:`IllegalActionError` says why it is refused."""
 
     @abstractmethod
     def is_finished(self, state: S) -> bool:
@@ -105,6 +110,17 @@ class Engine(ABC, Generic[S]):
         return None
 
     # Shared behaviour built on the abstract methods.
+
+    def apply(self, state: S, action: Action) -> S:
+        """The state after ``action``; :class:`IllegalActionError` says why it is refused."""
+        if self.is_finished(state):
+            raise IllegalActionError("the game is over")
+        if isinstance(action, Roll):
+            return self.throw(state, self.check_roll(state, action))
+        n = self.to_throw(state)
+        if n:
+            raise IllegalActionError(f"{n} dice must be thrown first")
+        return self.decide(state, action)
 
     def legal_actions(self, state: S) -> list[Action]:
         """Every legal action: at a throw, each distinct outcome; else the player's decisions."""

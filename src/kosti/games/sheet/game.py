@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.actions import Action, Announce, Hold, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.base import Engine, GameState, check_players
@@ -236,13 +236,7 @@ class SheetEngine(Engine[SheetState]):
 
     # -- transitions -----------------------------------------------------------
 
-    def apply(self, state: SheetState, action: Action) -> SheetState:
-        if state.finished:
-            raise IllegalActionError("the game is over")
-        if isinstance(action, Roll):
-            return self._roll(state, self.check_roll(state, action))
-        if state.pending:
-            raise IllegalActionError(f"{state.pending} dice must be thrown first")
+    def decide(self, state: SheetState, action: Action) -> SheetState:
         if isinstance(action, Hold):
             return self._hold(state, action.faces)
         if isinstance(action, Score):
@@ -258,7 +252,7 @@ class SheetEngine(Engine[SheetState]):
             return Hold(())
         return None
 
-    def _roll(self, state: SheetState, faces: Faces) -> SheetState:
+    def throw(self, state: SheetState, faces: Faces) -> SheetState:
         sheet = state.sheets[state.current]
         options = options_of(state)
         throws = state.throws + 1

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kosti.actions import Action, Hold, Roll, Stop
+from kosti.actions import Action, Hold, Stop
 from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.base import Engine, GameState, check_players
@@ -154,20 +154,14 @@ class ShowdownEngine(Engine[ShowdownState]):
 
     # -- transitions -----------------------------------------------------------
 
-    def apply(self, state: ShowdownState, action: Action) -> ShowdownState:
-        if state.finished:
-            raise IllegalActionError("the game is over")
-        if isinstance(action, Roll):
-            return self._roll(state, self.check_roll(state, action))
-        if state.pending:
-            raise IllegalActionError(f"{state.pending} dice must be thrown first")
+    def decide(self, state: ShowdownState, action: Action) -> ShowdownState:
         if isinstance(action, Hold):
             return self._hold(state, tuple(sorted(action.faces)))
         if isinstance(action, Stop):
             return self._end_turn(state)
         raise IllegalActionError(f"{action} is not an action of showdown poker dice")
 
-    def _roll(self, state: ShowdownState, faces: Faces) -> ShowdownState:
+    def throw(self, state: ShowdownState, faces: Faces) -> ShowdownState:
         state = replace(
             state,
             dice=tuple(sorted(state.locked + faces)),

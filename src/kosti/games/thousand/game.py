@@ -83,7 +83,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from kosti.actions import Action, Roll, SetAside, Stop, Throw
+from kosti.actions import Action, SetAside, Stop, Throw
 from kosti.dice import Faces, normalize
 from kosti.errors import IllegalActionError, KostiError
 from kosti.games.base import Engine, GameState, check_players
@@ -265,13 +265,7 @@ class ThousandEngine(Engine[ThousandState]):
 
     # -- transitions -----------------------------------------------------------
 
-    def apply(self, state: ThousandState, action: Action) -> ThousandState:
-        if state.finished:
-            raise IllegalActionError("the game is over")
-        if isinstance(action, Roll):
-            return self._roll(state, self.check_roll(state, action))
-        if state.pending:
-            raise IllegalActionError(f"{state.pending} dice must be thrown first")
+    def decide(self, state: ThousandState, action: Action) -> ThousandState:
         if isinstance(action, SetAside):
             return self._set_aside(state, action.faces)
         if isinstance(action, Throw):
@@ -285,7 +279,7 @@ class ThousandEngine(Engine[ThousandState]):
             return self._end_turn(state, "record")
         raise IllegalActionError(f"{action} is not an action of «Тысяча»")
 
-    def _roll(self, state: ThousandState, faces: Faces) -> ThousandState:
+    def throw(self, state: ThousandState, faces: Faces) -> ThousandState:
         thrown = score_throw(faces)
         state = replace(state, dice=faces, pending=0, dice_left=len(faces))
         if thrown.points == 0:
