@@ -39,6 +39,22 @@ class GameState:
 
 
 S = TypeVar("S", bound=GameState)
+T = TypeVar("T")
+OptionsT = TypeVar("OptionsT")
+
+
+def replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    """``items`` with the one at ``index`` replaced by ``value`` (states are immutable)."""
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def options_as(variant: Variant, kind: type[OptionsT], game: str) -> OptionsT:
+    """The variant's options when they are of ``kind``; else :class:`IllegalActionError`
+    saying the variant is not ``game``."""
+    options = variant.options
+    if not isinstance(options, kind):
+        raise IllegalActionError(f"{variant.spec} is not {game}")
+    return options
 
 
 def check_players(players: Sequence[str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from typing import Any
 from kosti.actions import Action, Announce, Hold, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players
+from kosti.games.base import Engine, GameState, check_players, options_as, replaced
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
 from kosti.rules.options import UPPER_CELLS, SheetOptions
 from kosti.rules.presets import Variant
@@ -113,9 +113,7 @@ class SheetEngine(Engine[SheetState]):
     """The rules of every ``poker-*`` sheet preset and ``yahtzee``."""
 
     def new_game(self, variant: Variant, players: Sequence[str]) -> SheetState:
-        options = variant.options
-        if not isinstance(options, SheetOptions):
-            raise IllegalActionError(f"{variant.spec} is not a score-sheet game")
+        options = options_as(variant, SheetOptions, "a score-sheet game")
         names = check_players(players)
         n_columns = 3 if options.columns == "fences" else 1
         empty = tuple((None,) * len(cells_of(options)) for _ in range(n_columns))
@@ -262,7 +260,7 @@ class SheetEngine(Engine[SheetState]):
         dice = tuple(sorted(state.held + faces))
         return replace(
             state,
-            sheets=_set(state.sheets, state.current, sheet),
+            sheets=replaced(state.sheets, state.current, sheet),
             dice=dice,
             held=(),
             throws=throws,
@@ -351,14 +349,14 @@ class SheetEngine(Engine[SheetState]):
         column = self.column(state)
         cells = list(sheet.columns[column])
         cells[index] = value
-        columns = _set(sheet.columns, column, tuple(cells))
+        columns = replaced(sheet.columns, column, tuple(cells))
         banked = sheet.banked
         if options.banked_throws:
             banked += max(0, options.throws - state.throws)
         sheet = replace(sheet, columns=columns, banked=banked)
         state = replace(
             state,
-            sheets=_set(state.sheets, state.current, sheet),
+            sheets=replaced(state.sheets, state.current, sheet),
             current=(state.current + 1) % len(state.players),
             turn=state.turn + 1,
             dice=(),
@@ -377,9 +375,7 @@ class SheetEngine(Engine[SheetState]):
         return replace(state, pending=5)
 
     def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        options = variant.options
-        if not isinstance(options, SheetOptions):  # pragma: no cover - dispatch by family
-            raise IllegalActionError(f"{variant.spec} is not a score-sheet game")
+        options = options_as(variant, SheetOptions, "a score-sheet game")
         faces = normalize(dice, 5)
         return {c: cell_score(c, faces, options, first_throw) for c in cells_of(options)}
 
@@ -433,10 +429,6 @@ class SheetEngine(Engine[SheetState]):
             result["dice"] = list(state.dice)
             result["throws"] = state.throws
         return result
-
-
-def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 SHEET = SheetEngine()

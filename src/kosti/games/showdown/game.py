@@ -30,7 +30,7 @@ from typing import Any
 from kosti.actions import Action, Hold, Stop
 from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players
+from kosti.games.base import Engine, GameState, check_players, options_as, replaced
 from kosti.games.showdown.hands import Hand, best_seats, classify
 from kosti.rules.options import ShowdownOptions
 from kosti.rules.presets import Variant
@@ -114,9 +114,7 @@ class ShowdownEngine(Engine[ShowdownState]):
     """The rules of ``poker-showdown``."""
 
     def new_game(self, variant: Variant, players: Sequence[str]) -> ShowdownState:
-        options = variant.options
-        if not isinstance(options, ShowdownOptions):
-            raise IllegalActionError(f"{variant.spec} is not a showdown game")
+        options_as(variant, ShowdownOptions, "a showdown game")
         names = check_players(players)
         state = ShowdownState(variant, names, 0, net=(0,) * len(names))
         return self._start_round(state, 1)
@@ -189,7 +187,7 @@ class ShowdownEngine(Engine[ShowdownState]):
 
     def _end_turn(self, state: ShowdownState) -> ShowdownState:
         seat = state.playing[state.position]
-        hands = _set(state.hands, seat, state.dice)
+        hands = replaced(state.hands, seat, state.dice)
         state = replace(state, hands=hands, turn=state.turn + 1, dice=(), locked=(), throws=0)
         if state.position + 1 < len(state.playing):
             return replace(state, position=state.position + 1, pending=5)
@@ -311,12 +309,8 @@ def _missing(locked: Faces, held: Faces) -> Faces:
     return tuple(rest)
 
 
-def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1 :])
-
-
 def _add(values: tuple[int, ...], index: int, amount: int) -> tuple[int, ...]:
-    return _set(values, index, values[index] + amount)
+    return replaced(values, index, values[index] + amount)
 
 
 SHOWDOWN = ShowdownEngine()

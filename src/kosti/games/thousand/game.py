@@ -86,7 +86,7 @@ from typing import Any, Literal
 from kosti.actions import Action, SetAside, Stop, Throw
 from kosti.dice import Faces, normalize
 from kosti.errors import IllegalActionError, KostiError
-from kosti.games.base import Engine, GameState, check_players
+from kosti.games.base import Engine, GameState, check_players, options_as, replaced
 from kosti.games.thousand.scoring import score_throw, set_aside_points, unions
 from kosti.rules.options import ThousandOptions
 from kosti.rules.presets import Variant
@@ -184,9 +184,7 @@ class ThousandEngine(Engine[ThousandState]):
     """The rules of ``thousand-classic``, ``thousand-v2`` and every variant of them."""
 
     def new_game(self, variant: Variant, players: Sequence[str]) -> ThousandState:
-        options = variant.options
-        if not isinstance(options, ThousandOptions):
-            raise IllegalActionError(f"{variant.spec} is not a game of «Тысяча»")
+        options = options_as(variant, ThousandOptions, "a game of «Тысяча»")
         names = check_players(players)
         # an opening of 0 asks nothing: everyone starts opened
         board = tuple(Player(opened=options.opening <= 0) for _ in names)
@@ -342,7 +340,7 @@ class ThousandEngine(Engine[ThousandState]):
         winner = replace(player, score=player.score + state.turn_total, opened=True, on_barrel=False)
         return replace(
             state,
-            board=_set(state.board, state.current, winner),
+            board=replaced(state.board, state.current, winner),
             turn=state.turn + 1,
             pending=0,
             winner=state.current,
@@ -457,8 +455,7 @@ class ThousandEngine(Engine[ThousandState]):
     # -- reports ---------------------------------------------------------------
 
     def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        if not isinstance(variant.options, ThousandOptions):  # pragma: no cover - dispatch by family
-            raise IllegalActionError(f"{variant.spec} is not a game of «Тысяча»")
+        options_as(variant, ThousandOptions, "a game of «Тысяча»")
         thrown = score_throw(dice)
         return {"points": thrown.points, "scoring_dice": list(thrown.scoring)}
 
@@ -498,10 +495,6 @@ class ThousandEngine(Engine[ThousandState]):
             result["set_aside"] = list(state.set_aside)
             result["dice_left"] = state.dice_left
         return result
-
-
-def _set(items: tuple[Player, ...], index: int, value: Player) -> tuple[Player, ...]:
-    return (*items[:index], value, *items[index + 1 :])
 
 
 THOUSAND = ThousandEngine()
