@@ -258,7 +258,15 @@ class SheetEngine(Engine[SheetState]):
         if throws > options.throws:
             # a throw past the allowance spends a banked one («ограда»)
             sheet = replace(sheet, banked=sheet.banked - 1)
-            spent = Event(state.turn, state.current, "banked", 0, sheet_total(options, sheet), throws=-1)
+            spent = Event(
+                state.turn,
+                state.current,
+                "banked",
+                0,
+                sheet_total(options, sheet),
+                throws=-1,
+                count=sheet.banked,
+            )
             state = emit(state, spent)
         dice = tuple(sorted(state.held + faces))
         return replace(
@@ -387,7 +395,7 @@ class SheetEngine(Engine[SheetState]):
         if extra_yahtzee:
             events.append(event("yahtzee_bonus", options.extra_yahtzee_bonus))
         if banked:
-            events.append(event("banked", 0, throws=banked))
+            events.append(event("banked", 0, throws=banked, count=sheet.banked))
         decided = column_bonus(options, sheet.columns[column])
         if decided is not None and column_bonus(options, old.columns[column]) is None:
             events.append(event("upper_bonus", decided, **where))
