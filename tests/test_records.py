@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.actions import Hold, Roll, Score
@@ -148,6 +148,8 @@ def test_a_turn_that_does_not_end_is_refused() -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(preset=st.sampled_from(SHEET_PRESETS), players=st.integers(1, 3), seed=st.integers(0, 2**32))
+@example(preset="poker-fences", players=3, seed=0)  # scratches, announcements, column order
+@example(preset="yahtzee", players=2, seed=157)  # the forced joker
 def test_a_played_game_replays_from_its_record(preset: str, players: int, seed: int) -> None:
     recorder = Recorder(variant(preset), [f"P{i}" for i in range(players)])
     random_game(recorder, seed)

@@ -13,7 +13,7 @@ import copy
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch
@@ -165,6 +165,9 @@ def playout(preset: str, players: int, seed: int, inject: bool = True) -> tuple[
     players=st.integers(min_value=1, max_value=4),
     seed=st.integers(min_value=0, max_value=2**32),
 )
+@example(preset="yahtzee", players=2, seed=157)  # a second Yahtzee: the +100 and the forced joker
+@example(preset="poker-fences", players=4, seed=0)  # three columns, the longest game
+@example(preset="poker-mandatory", players=1, seed=0)  # banked throws counted at the end
 def test_random_playouts(preset: str, players: int, seed: int) -> None:
     state, model = playout(preset, players, seed)
     options = options_of(state)
