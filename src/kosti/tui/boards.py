@@ -256,7 +256,7 @@ class SheetBoard(Board):
         return t(short) if self.small and t.has(short) else t.cell(cell)
 
     def turn_text(self, session: Session, t: Catalog) -> Text:
-        from kosti.actions import Announce, Hold
+        from kosti.actions import CellAction, Hold
         from kosti.games.sheet.game import SheetState, options_of
 
         state = session.state
@@ -279,7 +279,7 @@ class SheetBoard(Board):
             text.append("   " + t("turn.throws_left", n=left))
             if options.banked_throws:
                 text.append(" + " + t("turn.banked", n=banked), style="cyan")
-        elif any(isinstance(a, Announce) for a in decisions) and (left or banked):
+        elif any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions) and (left or banked):
             text.append("   " + t("turn.announce_to_throw"), style="magenta")
         else:
             text.append("   " + t("turn.no_throws"))

@@ -13,7 +13,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from kosti.actions import Action, Announce, Hold, Stop
+from kosti.actions import Action, CellAction, Hold, Stop
 from kosti.bots.base import Advice
 from kosti.i18n import Catalog
 from kosti.tui.boards import Board, SheetBoard, board_for
@@ -404,7 +404,7 @@ class GameScreen(Screen[None]):
         if family == "sheet":
             if any(isinstance(a, Hold) for a in decisions):
                 return t("prompt.sheet_throw")
-            if any(isinstance(a, Announce) for a in decisions):
+            if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
                 return t("prompt.sheet_announce")  # column II: a throw on needs an announcement
             return t("prompt.sheet_record")
         if family == "thousand":
