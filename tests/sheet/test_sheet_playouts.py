@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch
 from kosti.dice import counts, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, options_of
@@ -144,10 +144,12 @@ def playout(preset: str, players: int, seed: int, inject: bool = True) -> tuple[
             if inject and mischief.random() < 0.25:
                 check_decisions(state, decisions, names)
             action = choose(decisions, rng)
-            if isinstance(action, Score | Scratch):
+            if isinstance(action, CellAction) and action.kind in ("score", "scratch"):
                 if preset in BANKED:
                     model.banked[seat] += max(0, 3 - state.throws)
-                five_alike = isinstance(action, Score) and len(set(state.dice)) == 1
+                five_alike = (
+                    isinstance(action, CellAction) and action.kind == "score" and len(set(state.dice)) == 1
+                )
                 if preset == "yahtzee" and five_alike and state.sheets[seat].columns[0][YAHTZEE] == 50:
                     model.extra_yahtzees[seat] += 1
             if isinstance(action, Hold):
