@@ -12,11 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_helpers import fast_settings, first_legal_bots, first_move, new_table, play_on, seat_players
 from starlette.websockets import WebSocketDisconnect
-from typer.testing import CliRunner
 
 from kosti.bots import levels_for
-from kosti.cli import app as cli
-from kosti.cli import register_commands
 from kosti.i18n import catalog, rules_text
 from kosti.record import Record
 from kosti.rules.presets import PRESETS
@@ -341,7 +338,7 @@ def test_no_hints_where_the_table_does_not_allow_them(client: TestClient) -> Non
 
 
 def test_a_finished_online_game_verifies_and_an_altered_die_does_not(
-    client: TestClient, tmp_path: Path
+    kosti: Any, client: TestClient, tmp_path: Path
 ) -> None:
     table_id, tokens = started(client)
     with client.websocket_connect(f"/ws/{table_id}") as socket:
@@ -354,18 +351,16 @@ def test_a_finished_online_game_verifies_and_an_altered_die_does_not(
         assert late["code"] == "finished"
     data = client.get(f"/api/tables/{table_id}/record").json()
     assert data["fair"]["client_seed"] == "seed-Anna.seed-Boris"
-    register_commands()
-    runner = CliRunner()
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = runner.invoke(cli, ["verify", str(path)])
-    assert result.exit_code == 0, result.output
+    result = kosti("verify", str(path))
+    assert result.code == 0, result.err
     roll = data["turns"][-1]["actions"][0]["roll"]
     roll[-1] = roll[-1] % 6 + 1
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = runner.invoke(cli, ["verify", str(path)])
-    assert result.exit_code == 1
-    assert f"turn {len(data['turns'])}, action 1" in result.stdout
+    result = kosti("verify", str(path))
+    assert result.code == 1
+    assert f"turn {len(data['turns'])}, action 1" in result.out
 
 
 @pytest.mark.parametrize(
