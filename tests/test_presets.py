@@ -3,13 +3,13 @@ canonical string, overrides one at a time, and refusals that say what is wrong."
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import asdict, fields
 from typing import Any
 
 import pytest
 
 from kosti.errors import OptionError
-from kosti.rules import ALIASES, PRESETS, SheetOptions, option_docs, preset, variant
+from kosti.rules import ALIASES, PRESETS, SheetOptions, ThousandOptions, option_docs, preset, variant
 
 SHEET_PRESETS = [
     "poker-classic",
@@ -128,6 +128,54 @@ def test_preset_table_of_rules_1_5() -> None:
     assert (yatzy.joker, yatzy.extra_yahtzee_bonus) == ("none", 0)
     assert (yatzy.stages, yatzy.columns) == ("free", "single")
     assert not yatzy.banked_throws and not yatzy.scratch
+
+
+# RULES.md §3.5, with the classic values of §3.3 for what it does not name
+THOUSAND_CLASSIC: dict[str, Any] = {
+    "first_player": "rolloff",
+    "faces": "pips",
+    "stake": 1,
+    "target": 1000,
+    "opening": 50,
+    "opening_fail_penalty": 0,
+    "opening_fail_every": 3,
+    "set_aside": "all",
+    "hot_dice": "continue",
+    "pits": ((200, 300), (600, 700)),
+    "overtake_penalty": 50,
+    "dump_at": 555,
+    "bolt_limit": 3,
+    "bolt_penalty": 100,
+    "bolts_when_restricted": False,
+    "barrel": "points",
+    "barrel_at": 880,
+    "barrel_attempts": 3,
+    "fall_penalty": 100,
+    "falls_limit": None,  # the points barrel's own: the 3rd fall (thousand-barrel-points-third-fall)
+    "dots_limit": 6,
+}
+THOUSAND_V2: dict[str, Any] = {
+    **THOUSAND_CLASSIC,
+    "opening": 75,
+    "set_aside": "choice",
+    "hot_dice": "confirm",
+    "pits": (),
+    "overtake_penalty": 0,
+    "dump_at": None,
+    "bolt_limit": 0,
+    "barrel": "capped",
+    "barrel_at": 850,
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "values"), [("thousand-classic", THOUSAND_CLASSIC), ("thousand-v2", THOUSAND_V2)]
+)
+def test_preset_table_of_rules_3_5(name: str, values: dict[str, Any]) -> None:
+    options = variant(name).options
+    assert isinstance(options, ThousandOptions)
+    # every option, so that a new one must be given its value here
+    assert asdict(options) == values
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

@@ -49,6 +49,14 @@ RULES = (
     "hot-dice-confirm-restricted",
     "set-aside-choice",
     "order",
+    # the [choice] rules of RULES.md §3.2 and §3.4
+    "confirm-short-of-pit",
+    "confirm-short-of-barrel",
+    "win-without-effects",
+    "fall-before-bolt-penalty",
+    "counts-restart",
+    "barrel-open-dots-restart",
+    "opening-fail-count",
 )
 
 
