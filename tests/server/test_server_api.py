@@ -109,7 +109,7 @@ def test_join_gives_a_secret_token_and_the_table_starts_when_full(client: TestCl
     anna = client.post(f"/api/tables/{table_id}/join", json={"name": "  Anna ", "client_seed": "abc"}).json()
     assert anna["seat"] == 0
     assert len(anna["token"]) >= 32
-    boris = client.post(f"/api/tables/{table_id}/join", json={"name": "Boris"}).json()
+    boris = client.post(f"/api/tables/{table_id}/join", json={"name": "Boris", "client_seed": "b"}).json()
     assert boris["seat"] == 1
     table = client.get(f"/api/tables/{table_id}").json()["table"]
     assert table["status"] == "playing"
@@ -264,7 +264,6 @@ def test_refused_messages_change_nothing(client: TestClient) -> None:
         )
         assert refusal(socket, {"type": "shout", "text": "hi"})["code"] == "bad_message"
         assert refusal(socket, "not json")["code"] == "bad_message"
-        assert refusal(socket, b"\x00\x01")["code"] == "bad_message"
         assert refusal(socket, {**base, "token": "x" * 65, "action": "throw"})["code"] == "bad_message"
     assert client.get(f"/api/tables/{table_id}").json() == state
 
@@ -299,17 +298,6 @@ def test_an_unknown_table_closes_the_connection(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
         assert closed.value.code == 4404
-
-
-def test_a_table_takes_so_many_watchers(sqlite_url: str) -> None:
-    with TestClient(create_app(fast_settings(sqlite_url, watchers=1), bots=first_legal_bots)) as client:
-        table_id = new_table(client)
-        with client.websocket_connect(f"/ws/{table_id}") as first:
-            first.receive_json()
-            with client.websocket_connect(f"/ws/{table_id}") as second:
-                assert second.receive_json()["code"] == "crowded"
-                with pytest.raises(WebSocketDisconnect):
-                    second.receive_json()
 
 
 def test_hints_on_a_table_that_allows_them(client: TestClient) -> None:

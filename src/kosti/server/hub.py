@@ -3,7 +3,11 @@
 A change is planned under the table's lock (:mod:`kosti.server.table`: pure), written
 to storage and committed, and only then applied and shown to the table's sockets
 ("committed before broadcast": a server killed at any moment has lost nothing it
-has shown). Bots of the table move from here too.
+has shown). The database's unique (table, version) key keeps one order of events
+per table across processes: a process whose copy of a table is behind loses the
+write, reads what it missed from the log, and refuses the request as stale. Each
+commit is then published (:mod:`kosti.server.bus`) for the other processes' sockets.
+Bots move from here too, in the process that holds the table's lease.
 """
 
 from __future__ import annotations
@@ -11,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,12 +29,17 @@ from fastapi import WebSocket
 from kosti.bots.base import Advisor, Bot
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
+from kosti.server.bus import Bus, LocalBus
+from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
+from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
-from kosti.server.store import Store, StoreError
-from kosti.server.table import BotFactory, Event, Refusal, Table, TableSettings, action_json
+from kosti.server.store import StorageDown, Store, StoreError
+from kosti.server.table import BotFactory, Event, Table, TableSettings, action_json
 
 log = logging.getLogger(__name__)
+
+STORAGE_LOST = "connection to storage lost, retrying"
 
 
 def installed_bots(level: str, family: str, seed: int) -> Bot:
@@ -43,36 +54,58 @@ def installed_bots(level: str, family: str, seed: int) -> Bot:
     return bot
 
 
-@dataclass
+@dataclass(eq=False)
 class Room:
-    """A table in memory with the people watching it."""
+    """A table in memory with the sockets watching it here (each with its seat, or ``None``)."""
 
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: set[WebSocket] = field(default_factory=set)
+    sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+
+    def spectators(self) -> int:
+        return sum(1 for seat in self.sockets.values() if seat is None)
 
 
 class Hub:
     """The tables in memory, loaded from storage on first use; all changes go through here."""
 
-    def __init__(self, store: Store, settings: ServerSettings, bots: BotFactory) -> None:
+    def __init__(
+        self, store: Store, settings: ServerSettings, bots: BotFactory, bus: Bus | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.bots = bots
+        self.bus: Bus = bus or LocalBus()
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._advisors: dict[str, Advisor | None] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
-    async def create(self, body: CreateTable) -> Table:
+    async def start(self) -> None:
+        """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
+        await self.bus.start(self.published, self.reconnected)
+        if not isinstance(self.bus, LocalBus):
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    # -- tables ------------------------------------------------------------
+
+    async def create(self, body: CreateTable, creator: str | None) -> Table:
         try:
             rules = variant(body.variant, body.options)
         except KostiError as error:
             raise Refusal("bad_variant", str(error)) from None
+        check_options(rules)
+        if await self._storage(self.store.live) >= self.settings.max_tables:
+            raise Refusal("busy", "this server has as many tables as it can keep: try again later")
+        if self.settings.http_limits and creator is not None:
+            mine = await self._storage(self.store.live, creator)
+            if mine >= self.settings.tables_per_address:
+                raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
         settings = TableSettings(rules.spec, body.seats, body.mode, body.hints)
         seed = secrets.token_bytes(32) if body.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
-        await anyio.to_thread.run_sync(self.store.create, table_id, settings.to_json(), seed)
+        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
         room = Room(Table(table_id, settings, seed, self.bots))
         self.rooms[table_id] = room
         return room.table
@@ -88,7 +121,7 @@ class Hub:
                 return room
             if len(table_id) > 32:
                 raise Refusal("not_found", "there is no such table")
-            stored = await anyio.to_thread.run_sync(self.store.load, table_id)
+            stored = await self._storage(self.store.load, table_id)
             if stored is None:
                 raise Refusal("not_found", "there is no such table")
             table = Table(stored.id, TableSettings.from_json(stored.settings), stored.server_seed, self.bots)
@@ -96,8 +129,20 @@ class Hub:
                 table.apply(entry)
             self._trim()
             room = self.rooms[table_id] = Room(table)
+        # a commit published while the log was read went to nobody here: read it now
+        async with room.lock:
+            await self._catch_up(room)
         self.kick_bot(room)
         return room
+
+    async def _storage(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)`` in a thread; an outage is a :class:`Refusal` saying so."""
+        try:
+            return await anyio.to_thread.run_sync(call, *args)
+        except StorageDown:
+            raise Refusal("storage_down", f"{STORAGE_LOST}: try again in a moment") from None
+
+    # -- changes -----------------------------------------------------------
 
     async def change(self, room: Room, plan: Callable[[Table], list[Event]]) -> None:
         """Plan events under the table's lock, store them, apply them, show them."""
@@ -106,28 +151,122 @@ class Hub:
             await self._commit(room, events)
 
     async def _commit(self, room: Room, events: list[Event]) -> None:
+        """Write ``events`` after the table's version, then apply, show and publish them.
+
+        Storage that cannot be reached is retried for ``storage_retry`` seconds, the
+        table's sockets told meanwhile; a write that another process made first is
+        refused as stale, after reading what it wrote.
+        """
         if not events:
             return
         table = room.table
-        try:
-            await anyio.to_thread.run_sync(self.store.append, table.id, table.version, events)
-        except StoreError as error:
-            # another copy of this table wrote first: forget ours, the next request reloads it
-            self.rooms.pop(table.id, None)
-            raise Refusal("conflict", f"{error}; try again") from None
-        for event in events:
-            table.apply(event)
+        version = table.version
+        if not await self._append(room, version, events):
+            await self._catch_up(room)
+            raise Refusal(
+                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
+            )
+        for entry in events:
+            table.apply(entry)
         await self.broadcast(room)
+        await self.bus.publish(table.id, version, events)
+        await self._after_change(room)
+
+    async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
+        """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
+        table_id = room.table.id
+        deadline = time.monotonic() + self.settings.storage_retry
+        pause = 0.05
+        retried = False
+        while True:
+            try:
+                await anyio.to_thread.run_sync(self.store.append, table_id, version, events)
+                break
+            except StorageDown:
+                if not retried:
+                    log.warning("storage is unreachable; retrying the write of table %s", table_id)
+                    await self.notify(room, "storage_lost", STORAGE_LOST)
+                    retried = True
+                if time.monotonic() + pause > deadline:
+                    await self.notify(
+                        room, "storage_down", "storage is still unreachable: nothing was changed"
+                    )
+                    raise Refusal(
+                        "storage_down", "storage is unreachable: nothing was changed, try again"
+                    ) from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except StoreError:
+                if not retried:
+                    return False
+                # the write may have gone through before the connection broke: is it ours?
+                stored = await self._storage(self.store.since, table_id, version)
+                if _same(stored[: len(events)], events):
+                    break
+                return False
+        if retried:
+            await self.notify(room, "storage_back", "connection to storage restored")
+        return True
+
+    async def _after_change(self, room: Room) -> None:
+        if room.table.status == "finished":
+            with contextlib.suppress(Refusal):
+                await self._storage(self.store.finish, room.table.id)
         self.kick_bot(room)
 
+    async def _catch_up(self, room: Room) -> bool:
+        """Apply what the log holds beyond the table's version (another process wrote it); any?"""
+        missed = await self._storage(self.store.since, room.table.id, room.table.version)
+        for entry in missed:
+            room.table.apply(entry)
+        if missed:
+            await self.broadcast(room)
+        return bool(missed)
+
+    async def published(self, table_id: str, version: int, events: list[Event]) -> None:
+        """Another process committed ``events`` after ``version``: show them here, in order."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        async with room.lock:
+            table = room.table
+            if version > table.version:
+                await self._catch_up(room)  # a gap: the log has what was missed
+            else:
+                fresh = events[table.version - version :]
+                for entry in fresh:
+                    table.apply(entry)
+                if fresh:
+                    await self.broadcast(room)
+        self.kick_bot(room)
+
+    async def reconnected(self) -> None:
+        """The bus was cut off: every table here may have missed commits."""
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                with contextlib.suppress(Refusal):
+                    await self._catch_up(room)
+            self.kick_bot(room)
+
+    # -- showing -----------------------------------------------------------
+
     async def broadcast(self, room: Room) -> None:
-        message = state_message(room.table)
+        """The table's state to every socket here, serialised once."""
+        await self._send_all(room, json.dumps(state_message(room.table), separators=(",", ":")))
+
+    async def notify(self, room: Room, code: str, text: str) -> None:
+        message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
+        await self._send_all(room, json.dumps(message))
+
+    async def _send_all(self, room: Room, text: str) -> None:
         for socket in list(room.sockets):
             try:
-                await socket.send_json(message)
+                await socket.send_text(text)
             except Exception:  # a socket that cannot be written to has gone
-                log.warning("dropping a socket of table %s", room.table.id, exc_info=True)
-                room.sockets.discard(socket)
+                log.info("dropping a socket of table %s", room.table.id, exc_info=True)
+                room.sockets.pop(socket, None)
+
+    # -- bots --------------------------------------------------------------
 
     def kick_bot(self, room: Room) -> None:
         """Start the bot of the seat to move, if a bot must move and none is running."""
@@ -140,14 +279,30 @@ class Hub:
         try:
             while room.table.bot_to_move() is not None:
                 await asyncio.sleep(self.settings.bot_delay)
+                if not await self.bus.claim(room.table.id):
+                    return  # another process drives this table; the sweeper looks again
                 async with room.lock:
                     table = room.table
                     events = await anyio.to_thread.run_sync(table.plan_bot_move)
                     if not events:
                         return
-                    await self._commit(room, events)
+                    try:
+                        await self._commit(room, events)
+                    except Refusal as refusal:
+                        if refusal.code == "storage_down":
+                            return
+                        # stale: another process moved first; look at the table again
         except Exception:
             log.exception("the bots of table %s stopped", room.table.id)
+
+    async def _sweep(self) -> None:
+        """Now and then, start the bots of every table here whose bot is due (its owner may be dead)."""
+        while True:
+            await asyncio.sleep(self.settings.lease)
+            for room in list(self.rooms.values()):
+                self.kick_bot(room)
+
+    # -- memory ------------------------------------------------------------
 
     def release(self, room: Room) -> None:
         """Forget a table nobody watches and no bot plays (storage keeps it)."""
@@ -165,6 +320,8 @@ class Hub:
             if len(self.rooms) < self.settings.max_rooms:
                 break
             self.rooms.pop(table_id, None)
+
+    # -- hints -------------------------------------------------------------
 
     def advisor(self, family: str) -> Advisor | None:
         """The bot that gives hints for ``family`` games, if one can."""
@@ -197,12 +354,22 @@ class Hub:
         }
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             if room.bot_task is not None:
                 room.bot_task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await room.bot_task
+        await self.bus.close()
         self.store.close()
+
+
+def _same(stored: list[Event], ours: list[Event]) -> bool:
+    def key(events: list[Event]) -> str:
+        return json.dumps([list(e) for e in events], sort_keys=True)
+
+    return key(stored) == key(ours)
 
 
 def state_message(table: Table) -> dict[str, Any]:

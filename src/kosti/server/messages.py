@@ -2,7 +2,8 @@
 
 REST bodies: :class:`CreateTable`, :class:`JoinTable`, :class:`AddBot`.
 WebSocket messages (JSON text, one object a message): :class:`ActionMessage`,
-:class:`HintMessage`; the server answers with ``state``, ``hint`` and ``error``
+:class:`HintMessage`, :class:`HelloMessage`, :class:`PingMessage`; the server answers
+with ``state``, ``hint``, ``notice``, ``pong`` and ``error``
 messages (see :mod:`kosti.server.app`).
 """
 
@@ -76,8 +77,22 @@ class HintMessage(Strict):
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
 
 
-ClientMessage = Annotated[ActionMessage | HintMessage, Field(discriminator="type")]
-client_message: TypeAdapter[ActionMessage | HintMessage] = TypeAdapter(ClientMessage)
+class HelloMessage(Strict):
+    """Say which seat this socket is (a seated player always gets in, even at a crowded table)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class PingMessage(Strict):
+    """Keep a quiet socket open; answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 def reason(error: ValidationError) -> str:

@@ -31,6 +31,8 @@ from kosti.record import Record, Recorder, Turn
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
+from kosti.server.limits import normalize_name, skeleton
+from kosti.server.refusal import Refusal as Refusal
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -50,15 +52,6 @@ LOG_TAIL = 60
 """Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
-
-
-class Refusal(KostiError):
-    """A request the table refuses; ``code`` is a stable word for programs, the message says why."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -287,7 +280,10 @@ class Table:
     def plan_join(self, name: str, client_seed: str | None) -> tuple[list[Event], str]:
         """Events that seat a player in the first empty seat, and the player's secret token."""
         seat = self._free_seat(None)
-        self._check_name(name)
+        name = self._check_name(name)
+        if self.online and client_seed is None:
+            # were the server to pick it, it would know both seeds before the first throw
+            raise Refusal("no_seed", "a player at an online table brings a client seed (client_seed)")
         if client_seed is not None:
             try:
                 combine_client_seeds([client_seed])  # refuse a malformed one now, not at the start
@@ -371,10 +367,14 @@ class Table:
             raise Refusal("taken", f"seat {seat} is taken")
         return seat
 
-    def _check_name(self, name: str) -> None:
+    def _check_name(self, name: str) -> str:
+        """The name normalised (:func:`~kosti.server.limits.normalize_name`), unless it looks like
+        a seat's."""
+        name = normalize_name(name)
         for occupant in self.seats:
-            if occupant and occupant.name.casefold() == name.casefold():
+            if occupant and skeleton(occupant.name) == skeleton(name):
                 raise Refusal("name_taken", f"someone at this table is called {occupant.name} already")
+        return name
 
     def _bot_name(self, level: str, seat: int) -> str:
         taken = {s.name.casefold() for s in self.seats if s}
@@ -397,8 +397,9 @@ class Table:
         client_seed = None
         if self.server_seed is not None:
             parts = [s.client_seed for s in seats if s and s.client_seed]
-            # a table of bots alone has nobody to protect: the server may pick the client seed
-            client_seed = combine_client_seeds(parts) if parts else secrets.token_hex(16)
+            # every player brings a part (plan_join); a table of bots alone follows the rule
+            # published with the commitment: its client seed is the commitment itself
+            client_seed = combine_client_seeds(parts) if parts else commitment(self.server_seed)
             if self.rules.options.first_player == "rolloff":
                 order, throws = rolloff(names, FairDice(self.server_seed, client_seed))
         return [("start", {"order": order, "client_seed": client_seed, "rolloff": throws})]
