@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import CELL_KINDS, Action, CellAction, Hold, SetAside, Stop, Throw
 from kosti.dice import Faces, counts
 from kosti.games.base import Engine, GameState
 from kosti.rules.options import EXTENDED_LOWER, UPPER_CELLS
@@ -110,7 +110,7 @@ class SheetCodec(Codec):
     ========  ===========================================================
     """
 
-    n_actions = MASKS + 3 * len(SHEET_CELLS)
+    n_actions = MASKS + len(CELL_KINDS) * len(SHEET_CELLS)
 
     def __init__(self, rules: Variant, players: int) -> None:
         super().__init__(rules, players)
@@ -131,10 +131,9 @@ class SheetCodec(Codec):
                 return Hold(()) if index == 0 else None
             return Hold(masked(dice, index))
         kind, cell = divmod(index - MASKS, len(SHEET_CELLS))
-        if not 0 <= kind < 3:
+        if not 0 <= kind < len(CELL_KINDS):
             return None
-        name = SHEET_CELLS[cell]
-        return (Score, Scratch, Announce)[kind](name)
+        return CellAction(CELL_KINDS[kind], SHEET_CELLS[cell])
 
     def observe(self, engine: Engine[Any], state: GameState, seat: int) -> Vector:
         from kosti.games.sheet.game import SheetEngine, SheetState, options_of, sheet_total
