@@ -34,6 +34,14 @@ def test_solve_fresh_json(kosti: Any) -> None:
     assert f"{data['expected_score']:.4f}" in text.out
 
 
+def test_solve_yatzy_prints_the_scandinavian_optimum(kosti: Any) -> None:
+    # yatzy-solver 1.0.0, variant yatzy-scandinavian: 248.4399893778553
+    run = kosti("solve", "yatzy", "--json")
+    assert run.code == 0, run.err
+    assert run.json()["expected_score"] == pytest.approx(248.4399894, abs=1e-6)
+    assert "yatzy: expected score 248.4400" in kosti("solve", "yatzy").out
+
+
 def test_solve_refuses_other_games(kosti: Any) -> None:
     refused(kosti("solve", "thousand-classic", "--json"), "score-sheet")
     refused(kosti("solve", "no-such-game"), "unknown preset")
