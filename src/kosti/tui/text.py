@@ -8,7 +8,9 @@ from typing import Any
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.dice import show
+from kosti.events import Event
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.tui.session import LogEntry
 
 
@@ -45,8 +47,12 @@ def action_text(action: Action, t: Catalog, style: str) -> str:
     return str(action)  # pragma: no cover - every action is covered
 
 
-def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
-    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name."""
+def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator | None = None) -> str:
+    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name; an
+    event as :mod:`kosti.narrate` words it (the one home of that wording)."""
+    event = entry.params.get("event")
+    if isinstance(event, Event):
+        return (narrator or Narrator(None, [], t.lang)).describe(event)
     params: dict[str, Any] = dict(entry.params)
     if "dice" in params:
         params["dice"] = dice_text(params["dice"], style, t)
@@ -54,7 +60,7 @@ def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
         params["cell"] = t.cell(params["cell"])
     if "points" in params:
         points = params["points"]
-        params["points"] = signed(points) if entry.key == "log.bonus" else number(points)
+        params["points"] = number(points)
     return t(entry.key, **params)
 
 
