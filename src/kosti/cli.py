@@ -68,17 +68,21 @@ def score(
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    with_events: Annotated[
+        bool, typer.Option("--events", help="Add every event: why each score changed (RULES.md §5.1).")
+    ] = False,
 ) -> None:
     """Replay a game record and print the state after its last action."""
-    from kosti.record import load
-    from kosti.record import replay as run
+    from kosti.record import load, replay_events
 
     try:
-        state = run(load(file))
+        state, events = replay_events(load(file))
     except KostiError as error:
         fail(str(error))
     summary = engine_for(state.variant).summary(state)
     if as_json:
+        if with_events:
+            summary["events"] = [event.to_json(state.players) for event in events]
         emit(summary)
         return
     from kosti.show import summary_table

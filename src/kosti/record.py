@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError, RecordError
+from kosti.events import Event, Events
 from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.roller import DiceSource
@@ -141,17 +142,33 @@ def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
             if state.turn != start or engine.is_finished(state):
                 raise RecordError(f"the turn is already over, {action} is one action too many", t, a)
             try:
+                implied_events: Events = ()
                 if isinstance(action, Roll) and engine.to_throw(state) == 0:
                     implied = engine.implicit_throw(state)
                     if implied is None:
                         raise KostiError("no throw is allowed now")
                     state = engine.apply(state, implied)
+                    implied_events = state.events
                 state = engine.apply(state, action)
+                if implied_events:  # pragma: no cover - a decision to throw on changes no score
+                    state = replace(state, events=implied_events + state.events)
             except KostiError as error:
                 raise RecordError(f"{action}: {error}", t, a) from None
             yield t, a, state
         if state.turn == start and t < len(record.turns) and not engine.is_finished(state):
             raise RecordError("the turn does not end before the next one starts", t)
+
+
+def replay_events(record: Record) -> tuple[GameState, list[Event]]:
+    """The state after the last action of ``record`` and every event of the game, in order
+    (RULES.md §5.1); the initial state's own events (a showdown's first antes) come first."""
+    collected: list[Event] = []
+    last: GameState | None = None
+    for _, _, last in states(record):
+        collected.extend(last.events)
+    if last is None:  # pragma: no cover - states() always yields the initial state
+        raise RecordError("empty record")
+    return last, collected
 
 
 def replay(record: Record) -> GameState:

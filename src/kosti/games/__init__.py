@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kosti.actions import Action
+from kosti.events import Events
 from kosti.games.base import Engine, GameState
 from kosti.rules.presets import Variant
 from kosti.rules.presets import variant as make_variant
@@ -44,9 +45,15 @@ def apply(state: GameState, action: Action) -> GameState:
     return result
 
 
+def step(state: GameState, action: Action) -> tuple[GameState, Events]:
+    """The state after ``action`` and the events that say why each score changed (RULES.md §5.1)."""
+    after = apply(state, action)
+    return after, after.events
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every legal action in ``state`` (at a throw: every distinct outcome)."""
     return engine_for(state.variant).legal_actions(state)
 
 
-__all__ = ["Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game"]
+__all__ = ["Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game", "step"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from kosti.actions import Action, Announce, Hold, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players, options_as, replaced
+from kosti.events import Event, EventKind
+from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
 from kosti.rules.options import UPPER_CELLS, SheetOptions
 from kosti.rules.presets import Variant
@@ -257,6 +258,8 @@ class SheetEngine(Engine[SheetState]):
         if throws > options.throws:
             # a throw past the allowance spends a banked one («ограда»)
             sheet = replace(sheet, banked=sheet.banked - 1)
+            spent = Event(state.turn, state.current, "banked", 0, sheet_total(options, sheet), throws=-1)
+            state = emit(state, spent)
         dice = tuple(sorted(state.held + faces))
         return replace(
             state,
@@ -304,14 +307,11 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError(self._why_not(state, cell, allowed))
         options = options_of(state)
         value = self.score_of(state, cell)
-        sheet = state.sheets[state.current]
-        bonuses = sheet.yahtzee_bonuses
+        extra_yahtzee = False
         if options.extra_yahtzee_bonus and len(set(state.dice)) == 1 and "yahtzee" in options.lower:
-            yahtzee_value = sheet.columns[0][cells_of(options).index("yahtzee")]
-            if yahtzee_value:
-                bonuses += 1
-        sheet = replace(sheet, yahtzee_bonuses=bonuses)
-        return self._record(state, sheet, index, value)
+            yahtzee_value = state.sheets[state.current].columns[0][cells_of(options).index("yahtzee")]
+            extra_yahtzee = bool(yahtzee_value)
+        return self._record(state, index, value, "recorded", extra_yahtzee)
 
     def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
         if state.announced is not None:
@@ -332,7 +332,7 @@ class SheetEngine(Engine[SheetState]):
             if cell in UPPER_FACE:
                 raise IllegalActionError("upper cells cannot be scratched")
             raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
-        return self._record(state, state.sheets[state.current], index, 0)
+        return self._record(state, index, 0, "scratched")
 
     def _announce(self, state: SheetState, cell: str) -> SheetState:
         self._check_cell(state, cell)
@@ -344,20 +344,59 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError("a cell is announced right after the first throw")
         return replace(state, announced=cell)
 
-    def _record(self, state: SheetState, sheet: Sheet, index: int, value: int) -> SheetState:
+    def _record(
+        self,
+        state: SheetState,
+        index: int,
+        value: int,
+        kind: Literal["recorded", "scratched"],
+        extra_yahtzee: bool = False,
+    ) -> SheetState:
+        """End the turn with ``value`` in cell ``index`` of the current column, banking the
+        throws left over, with an event for every point and throw this brings."""
         options = options_of(state)
-        column = self.column(state)
-        cells = list(sheet.columns[column])
+        seat, column = state.current, self.column(state)
+        old = state.sheets[seat]
+        cells = list(old.columns[column])
         cells[index] = value
-        columns = replaced(sheet.columns, column, tuple(cells))
-        banked = sheet.banked
-        if options.banked_throws:
-            banked += max(0, options.throws - state.throws)
-        sheet = replace(sheet, columns=columns, banked=banked)
+        banked = max(0, options.throws - state.throws) if options.banked_throws else 0
+        sheet = replace(
+            old,
+            columns=replaced(old.columns, column, tuple(cells)),
+            banked=old.banked + banked,
+            yahtzee_bonuses=old.yahtzee_bonuses + extra_yahtzee,
+        )
+        where = {"column": column} if options.columns == "fences" else {}
+        running = sheet_total(options, old)
+
+        def event(name: EventKind, points: int, **details: Any) -> Event:
+            nonlocal running
+            running += points
+            return Event(state.turn, seat, name, points, running, **details)
+
+        events = [
+            event(
+                kind,
+                value,
+                cell=cells_of(options)[index],
+                dice=state.dice,
+                first_throw=state.throws == 1,
+                **where,
+            )
+        ]
+        if extra_yahtzee:
+            events.append(event("yahtzee_bonus", options.extra_yahtzee_bonus))
+        if banked:
+            events.append(event("banked", 0, throws=banked))
+        decided = column_bonus(options, sheet.columns[column])
+        if decided is not None and column_bonus(options, old.columns[column]) is None:
+            events.append(event("upper_bonus", decided, **where))
+        if sheet.is_full() and sheet.banked and options.bank_value:
+            events.append(event("bank_bonus", sheet.banked * options.bank_value, throws=sheet.banked))
         state = replace(
-            state,
-            sheets=replaced(state.sheets, state.current, sheet),
-            current=(state.current + 1) % len(state.players),
+            emit(state, *events),
+            sheets=replaced(state.sheets, seat, sheet),
+            current=(seat + 1) % len(state.players),
             turn=state.turn + 1,
             dice=(),
             held=(),

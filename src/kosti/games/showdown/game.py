@@ -30,7 +30,8 @@ from typing import Any
 from kosti.actions import Action, Hold, Stop
 from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players, options_as, replaced
+from kosti.events import Event
+from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.showdown.hands import Hand, best_seats, classify
 from kosti.rules.options import ShowdownOptions
 from kosti.rules.presets import Variant
@@ -198,8 +199,12 @@ class ShowdownEngine(Engine[ShowdownState]):
         options = options_of(state)
         tied = [state.playing[i] for i in best_seats(self.hands_of(state, state.playing), options.tiebreak)]
         if len(tied) > 1:
+            deciding = (
+                Event(state.turn - 1, seat, "deciding_round", 0, state.net[seat], count=state.deciding + 1)
+                for seat in tied
+            )
             return replace(
-                state,
+                emit(state, *deciding),
                 playing=tuple(tied),
                 position=0,
                 hands=(None,) * len(state.players),
@@ -208,7 +213,11 @@ class ShowdownEngine(Engine[ShowdownState]):
             )
         winner = tied[0]
         result = RoundResult(state.round, winner, state.bank, state.deciding)
-        state = replace(state, net=_add(state.net, winner, state.bank), bank=0, last=result)
+        net = _add(state.net, winner, state.bank)
+        won = Event(
+            state.turn - 1, winner, "bank_won", state.bank, net[winner], dice=state.hands[winner] or ()
+        )
+        state = replace(emit(state, won), net=net, bank=0, last=result)
         if state.round >= options.rounds:
             return replace(state, finished=True, pending=0, position=0)
         return self._start_round(state, state.round + 1)
@@ -216,9 +225,13 @@ class ShowdownEngine(Engine[ShowdownState]):
     def _start_round(self, state: ShowdownState, number: int) -> ShowdownState:
         ante = options_of(state).ante
         n = len(state.players)
+        net = tuple(v - ante for v in state.net)
+        # the antes of a round belong to the turn that opened it (the last of the round before)
+        turn = max(0, state.turn - 1)
+        antes = (Event(turn, seat, "ante", -ante, net[seat], count=number) for seat in range(n))
         return replace(
-            state,
-            net=tuple(v - ante for v in state.net),
+            emit(state, *antes),
+            net=net,
             round=number,
             bank=ante * n,
             playing=tuple(range(n)),

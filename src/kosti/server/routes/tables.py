@@ -1,0 +1,62 @@
+"""Tables over REST: create, read, join, seat a bot, the record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from kosti.server.hub import state_message
+from kosti.server.messages import AddBot, CreateTable, JoinTable
+from kosti.server.routes.deps import HubDep, Limited
+from kosti.server.table import Event, Table
+
+router = APIRouter(prefix="/api/tables")
+
+
+@router.post("", status_code=201, dependencies=[Limited])
+async def create_table(hub: HubDep, body: CreateTable) -> dict[str, Any]:
+    table = await hub.create(body)
+    return {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair(), "version": table.version}
+
+
+@router.get("/{table_id}")
+async def get_table(hub: HubDep, table_id: str) -> dict[str, Any]:
+    room = await hub.room(table_id)
+    return state_message(room.table)
+
+
+@router.post("/{table_id}/join", dependencies=[Limited])
+async def join(hub: HubDep, table_id: str, body: JoinTable) -> dict[str, Any]:
+    room = await hub.room(table_id)
+    token = ""
+
+    def plan(table: Table) -> list[Event]:
+        nonlocal token
+        events, token = table.plan_join(body.name, body.client_seed)
+        return events
+
+    await hub.change(room, plan)
+    return {"seat": room.table.seat_of(token), "token": token, "version": room.table.version}
+
+
+@router.post("/{table_id}/bots", dependencies=[Limited])
+async def add_bot(hub: HubDep, table_id: str, body: AddBot | None = None) -> dict[str, Any]:
+    wanted = body or AddBot()
+    room = await hub.room(table_id)
+    seat: list[int] = []
+
+    def plan(table: Table) -> list[Event]:
+        events = table.plan_bot(wanted.seat, wanted.level)
+        seat.append(events[0][1]["seat"])
+        return events
+
+    await hub.change(room, plan)
+    occupant = room.table.seats[seat[0]]
+    return {"seat": seat[0], "name": occupant.name if occupant else None, "version": room.table.version}
+
+
+@router.get("/{table_id}/record")
+async def record(hub: HubDep, table_id: str) -> dict[str, Any]:
+    room = await hub.room(table_id)
+    return room.table.record().to_json()

@@ -1,0 +1,63 @@
+"""How a server runs (:class:`ServerSettings`) and the token bucket its rate limits count with."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How a server runs; the defaults suit a table of friends."""
+
+    database_url: str | None = None
+    """SQLAlchemy URL; ``None``: ``KOSTI_DATABASE_URL`` or SQLite in the user's data directory."""
+
+    bot_delay: float = 0.6
+    """Seconds a bot waits before each move, so that people can follow it."""
+
+    message_limit: int = 4096
+    """Largest WebSocket message accepted, in bytes; a larger one closes the connection."""
+
+    rate: float = 10.0
+    """WebSocket messages per second a connection may send on average …"""
+
+    burst: int = 20
+    """… and at once."""
+
+    http_rate: float = 2.0
+    """Table changes (create, join, bot) per second one address may make on average …"""
+
+    http_burst: int = 60
+    """… and at once."""
+
+    watchers: int = 100
+    """WebSocket connections one table accepts (players and spectators)."""
+
+    max_rooms: int = 1000
+    """Tables kept in memory; idle ones beyond this are forgotten and reloaded when needed."""
+
+    bot_levels: tuple[str, ...] | None = None
+    """Bot levels the page offers; ``None``: those ``kosti.bots.levels_for`` gives each family."""
+
+    hint_levels: tuple[str, ...] = ("optimal", "heuristic")
+    """Bots asked for hints, the first that can advise (implements ``Advisor``) answers."""
+
+
+class TokenBucket:
+    """``rate`` events a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
