@@ -3,7 +3,9 @@
 A change is planned under the table's lock (:mod:`kosti.server.table`: pure), written
 to storage and committed, and only then applied and shown to the table's sockets
 ("committed before broadcast": a server killed at any moment has lost nothing it
-has shown). Bots of the table move from here too.
+has shown). Bots of the table move from here too, and so does its clock: a move
+not made within the table's timer goes to a stand-in bot (``timeout``), and a table
+whose players are all away for another timer's length is abandoned.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import contextlib
 import importlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +25,8 @@ from fastapi import WebSocket
 
 from kosti.bots.base import Advisor, Bot
 from kosti.errors import KostiError
+from kosti.i18n import catalog
+from kosti.phrases import hint_text
 from kosti.rules.presets import variant
 from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.settings import ServerSettings
@@ -51,6 +56,16 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: set[WebSocket] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    since: float = field(default_factory=time.monotonic)
+    """When the table last changed: the turn timer counts from here."""
+
+    def seconds_left(self) -> float | None:
+        """What is left of the move being timed, if one is."""
+        timer = self.table.settings.timer
+        if timer is None or self.table.seat_to_time() is None:
+            return None
+        return max(0.0, timer - (time.monotonic() - self.since))
 
 
 class Hub:
@@ -69,13 +84,50 @@ class Hub:
             rules = variant(body.variant, body.options)
         except KostiError as error:
             raise Refusal("bad_variant", str(error)) from None
-        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints)
-        seed = secrets.token_bytes(32) if body.mode == "online" else None
+        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
+        return (await self._new_room(settings)).table
+
+    async def _new_room(self, settings: TableSettings) -> Room:
+        seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
         await anyio.to_thread.run_sync(self.store.create, table_id, settings.to_json(), seed)
-        room = Room(Table(table_id, settings, seed, self.bots))
+        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
         self.rooms[table_id] = room
-        return room.table
+        return room
+
+    async def rematch(self, room: Room, token: str) -> str:
+        """The table of the rematch of ``room``'s game, made now if nobody has asked before:
+        the same game and seats, bots seated, each player's seat kept for them."""
+        async with room.lock:
+            old = room.table
+            if old.rematch is not None:
+                old.seat_of(token)
+                return old.rematch
+            old.plan_rematch(token, "")  # refuse before a table is made for nothing
+            new = await self._new_room(old.settings)
+            await self._commit(new, new.table.plan_reserve(old.seats))
+            await self._commit(room, old.plan_rematch(token, new.table.id))
+            return new.table.id
+
+    def open_tables(self, lang: str) -> list[dict[str, Any]]:
+        """The public tables of this process still waiting for players, newest first."""
+        found = []
+        for room in reversed(self.rooms.values()):
+            table = room.table
+            if table.settings.private or table.status != "waiting" or not table.free_seats():
+                continue
+            found.append(
+                {
+                    "id": table.id,
+                    "preset": table.rules.preset.id,
+                    "name": table.rules.preset.name(lang),
+                    "seats": len(table.seats),
+                    "taken": len(table.seats) - table.free_seats(),
+                    "timer": table.settings.timer,
+                    "mode": table.settings.mode,
+                }
+            )
+        return found[:50]
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, rebuilt from its log if it is not in memory."""
@@ -91,7 +143,8 @@ class Hub:
             stored = await anyio.to_thread.run_sync(self.store.load, table_id)
             if stored is None:
                 raise Refusal("not_found", "there is no such table")
-            table = Table(stored.id, TableSettings.from_json(stored.settings), stored.server_seed, self.bots)
+            settings = TableSettings.from_json(stored.settings)
+            table = Table(stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in)
             for entry in stored.events:
                 table.apply(entry)
             self._trim()
@@ -117,17 +170,51 @@ class Hub:
             raise Refusal("conflict", f"{error}; try again") from None
         for event in events:
             table.apply(event)
+        room.since = time.monotonic()
         await self.broadcast(room)
         self.kick_bot(room)
+        self.wind_clock(room)
 
     async def broadcast(self, room: Room) -> None:
-        message = state_message(room.table)
+        """The state to every socket, worded in each socket's language (made once a language)."""
+        messages: dict[str, dict[str, Any]] = {}
         for socket in list(room.sockets):
+            lang = socket_language(socket)
+            if lang not in messages:
+                messages[lang] = state_message(room.table, lang, room.seconds_left())
             try:
-                await socket.send_json(message)
+                await socket.send_json(messages[lang])
             except Exception:  # a socket that cannot be written to has gone
                 log.warning("dropping a socket of table %s", room.table.id, exc_info=True)
                 room.sockets.discard(socket)
+
+    def wind_clock(self, room: Room) -> None:
+        """(Re)start the clock of a timed table after a change: the move being timed, or the
+        wait for players who are all away."""
+        if room.clock_task is not None and not room.clock_task.done():
+            room.clock_task.cancel()
+        table = room.table
+        if table.settings.timer is None or table.status != "playing":
+            return
+        if table.seat_to_time() is not None or not table.present():
+            room.clock_task = asyncio.create_task(self._clock(room, table.version))
+
+    async def _clock(self, room: Room, version: int) -> None:
+        timer = room.table.settings.timer or 0
+        try:
+            await asyncio.sleep(max(0.0, timer - (time.monotonic() - room.since)))
+            async with room.lock:
+                table = room.table
+                seat = table.seat_to_time()
+                if seat is not None:
+                    events = table.plan_timeout(seat, version)
+                else:
+                    events = table.plan_abandon(version)
+                await self._commit(room, events)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of table %s stopped", room.table.id)
 
     def kick_bot(self, room: Room) -> None:
         """Start the bot of the seat to move, if a bot must move and none is running."""
@@ -156,7 +243,7 @@ class Hub:
 
     @staticmethod
     def _idle(room: Room) -> bool:
-        quiet = room.bot_task is None or room.bot_task.done()
+        quiet = all(task is None or task.done() for task in (room.bot_task, room.clock_task))
         return quiet and not room.sockets and not room.lock.locked()
 
     def _trim(self) -> None:
@@ -181,16 +268,18 @@ class Hub:
             self._advisors[family] = found
         return self._advisors[family]
 
-    async def hint(self, room: Room, message: HintMessage) -> dict[str, Any]:
+    async def hint(self, room: Room, message: HintMessage, lang: str = "en") -> dict[str, Any]:
         async with room.lock:
             state = room.table.check_hint(message.token, message.version)
         advisor = self.advisor(room.table.rules.family)
         if advisor is None:
             raise Refusal("no_hints", "no bot here can advise on this game")
         advice = await anyio.to_thread.run_sync(advisor.advise, state)
+        style = "cards" if getattr(room.table.rules.options, "faces", "pips") == "cards" else "pips"
         return {
             "type": "hint",
             "version": message.version,
+            "text": hint_text(room.table.rules.family, advice, catalog(lang), style),
             "advice": [
                 {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
             ],
@@ -198,15 +287,23 @@ class Hub:
 
     async def close(self) -> None:
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await room.bot_task
+            for task in (room.bot_task, room.clock_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
         self.store.close()
 
 
-def state_message(table: Table) -> dict[str, Any]:
-    return {"type": "state", "version": table.version, "table": table.view()}
+def socket_language(socket: WebSocket) -> str:
+    """The language a socket asked for (``/ws/{id}?lang=ru``): ``ru`` or ``en``."""
+    return "ru" if socket.query_params.get("lang") == "ru" else "en"
+
+
+def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
+    view = table.view(lang)
+    view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
+    return {"type": "state", "version": table.version, "table": view}
 
 
 def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:

@@ -1,18 +1,23 @@
 """Play over a table's WebSocket ``/ws/{id}``: the state after every change, actions and hints in.
 
-On connecting the client gets ``{"type": "state", "version", "table"}`` and gets one
-again after every change. It may send ``{"type": "action", "version", "token", "action"}``
-and ``{"type": "hint", "version", "token"}``; a refused message is answered
+On connecting (``/ws/{id}?lang=ru`` for the log and bot names in Russian) the client
+gets ``{"type": "state", "version", "table"}`` and gets one again after every change.
+It may send ``{"type": "action", "version", "token", "action"}`` and ``{"type":
+"hint", "version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``); at a
+scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
+"version", "token", "throw", "faces"}``. A refused message is answered
 ``{"type": "error", "code", "reason", "version"}`` and changes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from kosti.server.hub import Hub, Room, error_message, state_message
-from kosti.server.messages import ActionMessage, client_message, reason
+from kosti.server.hub import Hub, Room, error_message, socket_language, state_message
+from kosti.server.messages import ActionMessage, EditMessage, HintMessage, UndoMessage, client_message, reason
 from kosti.server.routes.deps import HubDep, SettingsDep
 from kosti.server.settings import TokenBucket
 from kosti.server.table import Event, Refusal, Table
@@ -36,7 +41,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     bucket = TokenBucket(settings.rate, settings.burst)
     room.sockets.add(websocket)
     try:
-        await websocket.send_json(state_message(room.table))
+        await websocket.send_json(state_message(room.table, socket_language(websocket), room.seconds_left()))
         while True:
             incoming = await websocket.receive()
             if incoming["type"] == "websocket.disconnect":
@@ -69,19 +74,29 @@ async def _handle(hub: Hub, room: Room, websocket: WebSocket, text: str) -> None
         await _refuse(websocket, room, "bad_message", reason(error))
         return
     try:
-        if isinstance(message, ActionMessage):
-            action = message
-
-            def plan(table: Table) -> list[Event]:
-                return table.plan_action(action.token, action.version, action.action)
-
-            await hub.change(room, plan)
+        if isinstance(message, HintMessage):
+            await websocket.send_json(await hub.hint(room, message, socket_language(websocket)))
         else:
-            await websocket.send_json(await hub.hint(room, message))
+            await hub.change(room, _planner(message))
     except Refusal as refusal:
         await websocket.send_json(error_message(refusal, room.table))
         if refusal.code == "stale":
-            await websocket.send_json(state_message(room.table))
+            await websocket.send_json(
+                state_message(room.table, socket_language(websocket), room.seconds_left())
+            )
+
+
+def _planner(message: ActionMessage | UndoMessage | EditMessage) -> Callable[[Table], list[Event]]:
+    """What a move, an undo or an edit plans at the table."""
+
+    def plan(table: Table) -> list[Event]:
+        if isinstance(message, ActionMessage):
+            return table.plan_action(message.token, message.version, message.action)
+        if isinstance(message, UndoMessage):
+            return table.plan_undo(message.token, message.version)
+        return table.plan_edit(message.token, message.version, message.throw, message.faces)
+
+    return plan
 
 
 async def _refuse(websocket: WebSocket, room: Room, code: str, why: str) -> None:

@@ -3,7 +3,7 @@
 // with the version it saw. Every name from other people goes through textContent.
 
 import { optionValue, renderBoard } from "./board.js";
-import { dieFace, el, markdown } from "./dom.js";
+import { dieFace, el, markdown, svg } from "./dom.js";
 import { cellName, duration, initLanguage, language, loadWords, setLanguage, t, w, word } from "./i18n.js";
 import { renderKeeper } from "./keeper.js";
 
@@ -118,12 +118,11 @@ function diceText(faces) {
 /** The name of a player as shown: a bot's in the page's language («Умник 2», "Smart 2"). */
 function displayName(stored) {
   const seat = app.view && app.view.seats.find((s) => s.name === stored);
-  if (seat && seat.bot) return `${w(`bot.${seat.bot}`)} ${seat.seat + 1}`;
-  return stored;
+  return seat && seat.shown ? seat.shown : stored;
 }
 
 function seatName(seat) {
-  return seat.bot ? `${w(`bot.${seat.bot}`)} ${seat.seat + 1}` : seat.name;
+  return seat.shown || seat.name;
 }
 
 /** An action of the record (or "throw") in the catalog's words. */
@@ -182,7 +181,13 @@ function rattle() {
 
 function renderSoundButton() {
   const button = $("sound");
-  button.textContent = soundOn() ? t("soundOn") : t("soundOff");
+  const waves = soundOn()
+    ? [svg("path", { d: "M15 8.5a5 5 0 0 1 0 7", class: "stroke" }), svg("path", { d: "M17.5 6a8.5 8.5 0 0 1 0 12", class: "stroke" })]
+    : [svg("path", { d: "M15 9l5 6M20 9l-5 6", class: "stroke" })];
+  button.replaceChildren(
+    svg("svg", { viewBox: "0 0 24 24", class: "speaker", "aria-hidden": "true" }, svg("path", { d: "M3 9h4l5-4v14l-5-4H3z", class: "fill" }), ...waves),
+    el("span", { class: "sr-only", text: soundOn() ? t("soundOn") : t("soundOff") }),
+  );
   button.setAttribute("aria-label", t("soundLabel"));
   button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
 }
@@ -459,7 +464,8 @@ function clockText() {
 
 function renderClock(view, game, mine) {
   const away = view.seats.filter((s) => s.away && !s.left);
-  const lines = away.map((s) => el("p", { class: "notice", text: t("timedOut", { name: seatName(s) }) }));
+  const lines = away.map((s) => el("p", { class: "notice", text: `${seatName(s)}: ${t("away")}` }));
+  for (const s of view.seats.filter((s) => s.left)) lines.push(el("p", { class: "muted", text: `${seatName(s)}: ${s.resigned ? t("resigned") : t("left")}` }));
   const back = away.find((s) => mine[s.seat]);
   if (back) {
     lines.push(
@@ -630,6 +636,11 @@ function renderDice(view, game, mine) {
       ),
     );
   });
+  if (!dice.length) {
+    // before the first throw of a turn the cup is full: the dice to come, face down
+    const count = game.to_throw || (game.summary && game.summary.dice_left) || 5;
+    for (let i = 0; i < count; i++) box.append(el("span", { class: "ghost", "aria-hidden": "true" }));
+  }
   const summary = game.summary || {};
   const parts = [box];
   if (view.family === "thousand") parts.push(renderAside(game));
@@ -716,10 +727,10 @@ function renderControls(view, game, mine) {
       const id = `act-${JSON.stringify(action).replace(/[^a-z0-9_]+/gi, "-")}`;
       list.append(el("button", { type: "button", id, text: actionText(action), onclick: () => act(action) }));
     }
-    box.append(el("h3", { text: t("other") }), list);
+    // scratches and announcements are many on a sheet: folded away until wanted
+    box.append(el("details", { class: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
   }
-  box.append(renderHint());
-  box.append(el("p", { class: "muted keys", text: t("keys") }));
+  box.append(renderHint() || "", el("p", { class: "muted keys", text: t("keys") }));
   return box;
 }
 
@@ -842,17 +853,58 @@ function renderFair(view) {
   );
 }
 
+/** The lines of a log entry: a move's come worded from the server; the table's own events are the page's. */
+function logLines(view, entry) {
+  const seat = view.seats[entry.seat];
+  const name = seat && seat.shown ? seat.shown : entry.name;
+  switch (entry.kind) {
+    case "action":
+      return entry.lines || [];
+    case "join":
+      return [t("joined", { name })];
+    case "bot":
+      return [t("botJoined", { name })];
+    case "reserve":
+      return [t("reserved", { name })];
+    case "start": {
+      const names = entry.players.map(displayName);
+      const lines = [t("started", { names: names.join(", ") })];
+      if (entry.rolloff && entry.rolloff.length) {
+        const throws = entry.rolloff.map((r) => `${displayName(r.player)} ${diceText(r.roll)}`).join("; ");
+        lines.push(t("rolloff", { throws, name: names[0] }));
+      }
+      return lines;
+    }
+    case "timeout":
+      return [t("timedOut", { name })];
+    case "back":
+      return [t("cameBack", { name })];
+    case "leave":
+      return [entry.resign ? t("resignedLine", { name }) : t("leftLine", { name })];
+    case "abandon":
+      return [t("abandoned")];
+    case "rematch":
+      return [t("rematchOffered")];
+    case "undo":
+      return [t("undone")];
+    case "edit":
+      return [t("edited", { n: entry.throw, dice: diceText(entry.faces) })];
+    default:
+      return [];
+  }
+}
+
 function renderLog(view) {
   const list = el("ol", { class: "log", id: "log-lines" });
   for (const entry of [...view.log].reverse()) {
-    for (const line of [...(entry.lines || [])].reverse()) list.append(el("li", { text: line }));
+    for (const line of [...logLines(view, entry)].reverse()) list.append(el("li", { text: line }));
   }
   return el("details", { class: "card", id: "log", open: true }, el("summary", { text: t("log") }), list);
 }
 
 /** An option's value in words: the catalog's for its choices, cell names, ranges, yes and no. */
 function optionText(name, value) {
-  if (typeof value === "boolean") return t(value ? "yes" : "no");
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (value === null || value === undefined) return t("off");
   if (typeof value === "string") return word(`value.${name}.${value}`) ?? value;
   if (Array.isArray(value)) {

@@ -51,9 +51,9 @@ function renderSheet(view, game, ctx) {
   const cells = Object.keys(columnsOf(players[0])[0][1]);
   const deviation = optionValue(ctx, "upper", "deviation") === "deviation";
   const perPlayer = columnsOf(players[0]).length;
-  // a cell-name column of about 7 rem and 3 rem a score column: when all do not fit, one sheet
+  // a cell-name column of 6 rem and 2.4 rem a score column: when all do not fit, one sheet
   // at a time behind a row of player tabs
-  const fits = 112 + players.length * perPlayer * 46 <= ctx.width;
+  const fits = 96 + players.length * perPlayer * 38 <= ctx.width;
   let shown = players.map((_, i) => i);
   let tabs = null;
   if (!fits) {
