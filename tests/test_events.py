@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Hold, Roll, Score, Stop
+from kosti.actions import CellAction, Hold, Roll, Score, Stop
 from kosti.events import KINDS, points_by_seat
 from kosti.games import engine_for, new_game, step
 from kosti.record import Recorder, load, replay_events
@@ -198,7 +198,13 @@ def test_mandatory_bank_bonus_counts_when_the_sheet_is_full() -> None:
         if engine.to_throw(recorder.state):
             recorder.apply(Roll((6, 6, 6, 6, 6)))
         else:
-            recorder.apply(next(a for a in engine.decisions(recorder.state) if isinstance(a, Score)))
+            recorder.apply(
+                next(
+                    a
+                    for a in engine.decisions(recorder.state)
+                    if isinstance(a, CellAction) and a.kind == "score"
+                )
+            )
         collected.extend(recorder.state.events)
     bank = [e for e in collected if e.kind == "bank_bonus"]
     # every turn recorded after the first throw banks 2; 17 cells bank 34, worth 3 each

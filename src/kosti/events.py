@@ -83,7 +83,8 @@ class Event:
     """``banked``: throws banked (negative when a banked throw is spent)."""
 
     count: int | None = None
-    """The running count this event reached: the bolt, attempt, fall, dot or failed opening."""
+    """The running count this event reached: the bolt, attempt, fall, dot, failed opening, or
+    (``banked``) the throws in the bank after it."""
 
     limit: int | None = None
     """Where ``count`` leads to a penalty or a fall (``bolt_limit``, ``barrel_attempts``…)."""

@@ -150,11 +150,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn_thread(app: Any) -> Iterator[str]:
+def uvicorn_thread(app: Any, **options: Any) -> Iterator[str]:
     """``app`` served by a real uvicorn on a free loopback port, in a thread; its base URL."""
     import uvicorn
 
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536, **options
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

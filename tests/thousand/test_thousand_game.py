@@ -119,6 +119,53 @@ def test_in_a_pit_225_must_make_75() -> None:
     assert Stop() in THOUSAND.decisions(state)
 
 
+TWO_HUNDRED = [{"roll": [1, 1, 1, 1, 2]}, "stop"]  # four 1s: 200
+HUNDRED = [{"roll": [1, 1, 1, 2, 3]}, "stop"]
+SIXTY = [{"roll": [5, 5, 5, 1, 2]}, "stop"]
+# How to reach each score at the start of a turn. With a penalty of 1 for the first unopened
+# bust, the scores ending in 9 can be reached; 300 and 700 are reached by stopping exactly at
+# the top of a pit, from 200 and from 600 (a refusal there would fail the record).
+STARTS: dict[int, list[list[Any]]] = {
+    199: [[BUST], TWO_HUNDRED],
+    200: [TWO_HUNDRED],
+    299: [[BUST], TWO_HUNDRED, HUNDRED],
+    300: [TWO_HUNDRED, HUNDRED],
+    599: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED],
+    600: [TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED],
+    659: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, SIXTY],  # landing in a pit is allowed
+    699: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, HUNDRED],
+    700: [TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, HUNDRED],
+}
+
+
+PIT_CASES = [
+    (199, None),
+    (200, "in the pit 200–300: stop only at 300 or more"),
+    (299, None),  # in the pit, but 299 + 10 reaches its top
+    (300, None),
+    (599, None),
+    (600, "in the pit 600–700: stop only at 700 or more"),
+    (659, "in the pit 600–700: stop only at 700 or more"),
+    (699, None),
+    (700, None),
+]
+
+
+@pytest.mark.parametrize(("start", "refusal"), PIT_CASES)
+def test_both_edges_of_both_pits(start: int, refusal: str | None) -> None:
+    # RULES.md §3.3: a turn that starts in [low, high) may stop only at high or more
+    turns = [("Anna", actions) for actions in STARTS[start]]
+    turns.append(("Anna", [{"roll": [1, 2, 3, 4, 6]}]))  # 10
+    state = play(turns, options={"opening_fail_penalty": 1, "opening_fail_every": 1}, players=("Anna",))
+    assert THOUSAND.scores(state) == [start] and state.turn_total == 10
+    if refusal is None:
+        assert THOUSAND.decisions(state) == [Throw(), Stop()]
+        assert THOUSAND.scores(THOUSAND.apply(state, Stop())) == [start + 10]
+    else:
+        assert THOUSAND.decisions(state) == [Throw()]
+        refused(state, Stop(), refusal)
+
+
 def test_on_the_points_barrel_no_stop_is_allowed() -> None:
     state = play([("Anna", CLIMB), ("Boris", [BUST]), ("Anna", [{"roll": [1, 1, 1, 2, 3]}])])
     assert THOUSAND.needed(state) == 120

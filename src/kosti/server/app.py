@@ -32,13 +32,15 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from kosti.server.bus import LocalBus, RedisBus
 from kosti.server.hub import Hub, installed_bots
+from kosti.server.refusal import Refusal
 from kosti.server.routes import page, play, rules, tables
 from kosti.server.routes.deps import HttpLimits
 from kosti.server.routes.page import STATIC
 from kosti.server.settings import ServerSettings, TokenBucket
 from kosti.server.store import Store, default_url
-from kosti.server.table import BotFactory, Refusal
+from kosti.server.table import BotFactory
 
 HTTP_STATUS = {
     "not_found": 404,
@@ -49,6 +51,8 @@ HTTP_STATUS = {
     "name_taken": 409,
     "conflict": 409,
     "rate_limited": 429,
+    "busy": 503,
+    "storage_down": 503,
 }
 
 
@@ -72,13 +76,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         opened: Store = store if store is not None else await anyio.to_thread.run_sync(open_store)
-        app.state.hub = Hub(opened, settings, bot_factory)
+        bus = RedisBus(settings.redis_url, settings.lease) if settings.redis_url else LocalBus()
+        app.state.hub = hub = Hub(opened, settings, bot_factory, bus)
+        await hub.start()
         try:
             yield
         finally:
             await app.state.hub.close()
 
-    app = FastAPI(title="kosti", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    # no /api/docs: FastAPI's page loads its scripts from a CDN, which the page's CSP forbids
+    app = FastAPI(
+        title="kosti", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json"
+    )
     app.state.settings = settings
     app.state.http_limits = HttpLimits(settings)
     app.add_exception_handler(Refusal, refused)

@@ -3,9 +3,14 @@
 A change is planned under the table's lock (:mod:`kosti.server.table`: pure), written
 to storage and committed, and only then applied and shown to the table's sockets
 ("committed before broadcast": a server killed at any moment has lost nothing it
-has shown). Bots of the table move from here too, and so does its clock: a move
-not made within the table's timer goes to a stand-in bot (``timeout``), and a table
-whose players are all away for another timer's length is abandoned.
+has shown). The database's unique (table, version) key keeps one order of events
+per table across processes: a process whose copy of a table is behind loses the
+write, reads what it missed from the log, and refuses the request as stale. Each
+commit is then published (:mod:`kosti.server.bus`) for the other processes' sockets.
+Bots move from here too, in the process that holds the table's lease, and so does a
+timed table's clock: a move not made within the table's timer goes to a stand-in bot
+(``timeout``), and a table whose players are all away for another timer's length is
+abandoned.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import logging
 import secrets
 import time
@@ -28,12 +34,17 @@ from kosti.errors import KostiError
 from kosti.i18n import catalog
 from kosti.phrases import hint_text
 from kosti.rules.presets import variant
+from kosti.server.bus import Bus, LocalBus
+from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
+from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
-from kosti.server.store import Store, StoreError
-from kosti.server.table import BotFactory, Event, Refusal, Table, TableSettings, action_json
+from kosti.server.store import StorageDown, Store, StoreError
+from kosti.server.table import BotFactory, Event, Table, TableSettings, action_json
 
 log = logging.getLogger(__name__)
+
+STORAGE_LOST = "connection to storage lost, retrying"
 
 
 def installed_bots(level: str, family: str, seed: int) -> Bot:
@@ -48,17 +59,20 @@ def installed_bots(level: str, family: str, seed: int) -> Bot:
     return bot
 
 
-@dataclass
+@dataclass(eq=False)
 class Room:
-    """A table in memory with the people watching it."""
+    """A table in memory with the sockets watching it here (each with its seat, or ``None``)."""
 
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: set[WebSocket] = field(default_factory=set)
+    sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)
-    """When the table last changed: the turn timer counts from here."""
+    """When the table's state was last shown: the turn timer counts from here."""
+
+    def spectators(self) -> int:
+        return sum(1 for seat in self.sockets.values() if seat is None)
 
     def seconds_left(self) -> float | None:
         """What is left of the move being timed, if one is."""
@@ -71,26 +85,45 @@ class Room:
 class Hub:
     """The tables in memory, loaded from storage on first use; all changes go through here."""
 
-    def __init__(self, store: Store, settings: ServerSettings, bots: BotFactory) -> None:
+    def __init__(
+        self, store: Store, settings: ServerSettings, bots: BotFactory, bus: Bus | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.bots = bots
+        self.bus: Bus = bus or LocalBus()
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._advisors: dict[str, Advisor | None] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
-    async def create(self, body: CreateTable) -> Table:
+    async def start(self) -> None:
+        """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
+        await self.bus.start(self.published, self.reconnected)
+        if not isinstance(self.bus, LocalBus):
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    # -- tables ------------------------------------------------------------
+
+    async def create(self, body: CreateTable, creator: str | None) -> Table:
         try:
             rules = variant(body.variant, body.options)
         except KostiError as error:
             raise Refusal("bad_variant", str(error)) from None
+        check_options(rules)
+        if await self._storage(self.store.live) >= self.settings.max_tables:
+            raise Refusal("busy", "this server has as many tables as it can keep: try again later")
+        if self.settings.http_limits and creator is not None:
+            mine = await self._storage(self.store.live, creator)
+            if mine >= self.settings.tables_per_address:
+                raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
         settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
-        return (await self._new_room(settings)).table
+        return (await self._new_room(settings, creator)).table
 
-    async def _new_room(self, settings: TableSettings) -> Room:
+    async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
-        await anyio.to_thread.run_sync(self.store.create, table_id, settings.to_json(), seed)
+        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
         room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
         self.rooms[table_id] = room
         return room
@@ -104,7 +137,7 @@ class Hub:
                 old.seat_of(token)
                 return old.rematch
             old.plan_rematch(token, "")  # refuse before a table is made for nothing
-            new = await self._new_room(old.settings)
+            new = await self._new_room(old.settings, None)
             await self._commit(new, new.table.plan_reserve(old.seats))
             await self._commit(room, old.plan_rematch(token, new.table.id))
             return new.table.id
@@ -140,7 +173,7 @@ class Hub:
                 return room
             if len(table_id) > 32:
                 raise Refusal("not_found", "there is no such table")
-            stored = await anyio.to_thread.run_sync(self.store.load, table_id)
+            stored = await self._storage(self.store.load, table_id)
             if stored is None:
                 raise Refusal("not_found", "there is no such table")
             settings = TableSettings.from_json(stored.settings)
@@ -149,8 +182,20 @@ class Hub:
                 table.apply(entry)
             self._trim()
             room = self.rooms[table_id] = Room(table)
+        # a commit published while the log was read went to nobody here: read it now
+        async with room.lock:
+            await self._catch_up(room)
         self.kick_bot(room)
         return room
+
+    async def _storage(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)`` in a thread; an outage is a :class:`Refusal` saying so."""
+        try:
+            return await anyio.to_thread.run_sync(call, *args)
+        except StorageDown:
+            raise Refusal("storage_down", f"{STORAGE_LOST}: try again in a moment") from None
+
+    # -- changes -----------------------------------------------------------
 
     async def change(self, room: Room, plan: Callable[[Table], list[Event]]) -> None:
         """Plan events under the table's lock, store them, apply them, show them."""
@@ -159,34 +204,136 @@ class Hub:
             await self._commit(room, events)
 
     async def _commit(self, room: Room, events: list[Event]) -> None:
+        """Write ``events`` after the table's version, then apply, show and publish them.
+
+        Storage that cannot be reached is retried for ``storage_retry`` seconds, the
+        table's sockets told meanwhile; a write that another process made first is
+        refused as stale, after reading what it wrote.
+        """
         if not events:
             return
         table = room.table
-        try:
-            await anyio.to_thread.run_sync(self.store.append, table.id, table.version, events)
-        except StoreError as error:
-            # another copy of this table wrote first: forget ours, the next request reloads it
-            self.rooms.pop(table.id, None)
-            raise Refusal("conflict", f"{error}; try again") from None
-        for event in events:
-            table.apply(event)
-        room.since = time.monotonic()
+        version = table.version
+        if not await self._append(room, version, events):
+            await self._catch_up(room)
+            raise Refusal(
+                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
+            )
+        for entry in events:
+            table.apply(entry)
         await self.broadcast(room)
+        await self.bus.publish(table.id, version, events)
+        await self._after_change(room)
+
+    async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
+        """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
+        table_id = room.table.id
+        deadline = time.monotonic() + self.settings.storage_retry
+        pause = 0.05
+        retried = False
+        while True:
+            try:
+                await anyio.to_thread.run_sync(self.store.append, table_id, version, events)
+                break
+            except StorageDown:
+                if not retried:
+                    log.warning("storage is unreachable; retrying the write of table %s", table_id)
+                    await self.notify(room, "storage_lost", STORAGE_LOST)
+                    retried = True
+                if time.monotonic() + pause > deadline:
+                    await self.notify(
+                        room, "storage_down", "storage is still unreachable: nothing was changed"
+                    )
+                    raise Refusal(
+                        "storage_down", "storage is unreachable: nothing was changed, try again"
+                    ) from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except StoreError:
+                if not retried:
+                    return False
+                # the write may have gone through before the connection broke: is it ours?
+                stored = await self._storage(self.store.since, table_id, version)
+                if _same(stored[: len(events)], events):
+                    break
+                return False
+        if retried:
+            await self.notify(room, "storage_back", "connection to storage restored")
+        return True
+
+    async def _after_change(self, room: Room) -> None:
+        if room.table.over:
+            with contextlib.suppress(Refusal):
+                await self._storage(self.store.finish, room.table.id)
         self.kick_bot(room)
         self.wind_clock(room)
 
+    async def _catch_up(self, room: Room) -> bool:
+        """Apply what the log holds beyond the table's version (another process wrote it); any?"""
+        missed = await self._storage(self.store.since, room.table.id, room.table.version)
+        for entry in missed:
+            room.table.apply(entry)
+        if missed:
+            await self.broadcast(room)
+        return bool(missed)
+
+    async def published(self, table_id: str, version: int, events: list[Event]) -> None:
+        """Another process committed ``events`` after ``version``: show them here, in order."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        async with room.lock:
+            table = room.table
+            if version > table.version:
+                await self._catch_up(room)  # a gap: the log has what was missed
+            else:
+                fresh = events[table.version - version :]
+                for entry in fresh:
+                    table.apply(entry)
+                if fresh:
+                    await self.broadcast(room)
+        self.kick_bot(room)
+        self.wind_clock(room)
+
+    async def reconnected(self) -> None:
+        """The bus was cut off: every table here may have missed commits."""
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                with contextlib.suppress(Refusal):
+                    await self._catch_up(room)
+            self.kick_bot(room)
+
+    # -- showing -----------------------------------------------------------
+
     async def broadcast(self, room: Room) -> None:
-        """The state to every socket, worded in each socket's language (made once a language)."""
-        messages: dict[str, dict[str, Any]] = {}
+        """The table's state to every socket here, worded in each one's language (serialised once a
+        language); the turn timer starts again from here."""
+        room.since = time.monotonic()
+        texts: dict[str, str] = {}
         for socket in list(room.sockets):
             lang = socket_language(socket)
-            if lang not in messages:
-                messages[lang] = state_message(room.table, lang, room.seconds_left())
-            try:
-                await socket.send_json(messages[lang])
-            except Exception:  # a socket that cannot be written to has gone
-                log.warning("dropping a socket of table %s", room.table.id, exc_info=True)
-                room.sockets.discard(socket)
+            if lang not in texts:
+                message = state_message(room.table, lang, room.seconds_left())
+                texts[lang] = json.dumps(message, separators=(",", ":"))
+            await self._send(room, socket, texts[lang])
+
+    async def notify(self, room: Room, code: str, text: str) -> None:
+        message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
+        await self._send_all(room, json.dumps(message))
+
+    async def _send_all(self, room: Room, text: str) -> None:
+        for socket in list(room.sockets):
+            await self._send(room, socket, text)
+
+    @staticmethod
+    async def _send(room: Room, socket: WebSocket, text: str) -> None:
+        try:
+            await socket.send_text(text)
+        except Exception:  # a socket that cannot be written to has gone
+            log.info("dropping a socket of table %s", room.table.id, exc_info=True)
+            room.sockets.pop(socket, None)
+
+    # -- the clock ---------------------------------------------------------
 
     def wind_clock(self, room: Room) -> None:
         """(Re)start the clock of a timed table after a change: the move being timed, or the
@@ -203,6 +350,8 @@ class Hub:
         timer = room.table.settings.timer or 0
         try:
             await asyncio.sleep(max(0.0, timer - (time.monotonic() - room.since)))
+            if not await self.bus.claim(room.table.id):
+                return  # the process that drives this table keeps its clock
             async with room.lock:
                 table = room.table
                 seat = table.seat_to_time()
@@ -216,6 +365,8 @@ class Hub:
         except Exception:
             log.exception("the clock of table %s stopped", room.table.id)
 
+    # -- bots --------------------------------------------------------------
+
     def kick_bot(self, room: Room) -> None:
         """Start the bot of the seat to move, if a bot must move and none is running."""
         if room.table.bot_to_move() is None:
@@ -227,14 +378,30 @@ class Hub:
         try:
             while room.table.bot_to_move() is not None:
                 await asyncio.sleep(self.settings.bot_delay)
+                if not await self.bus.claim(room.table.id):
+                    return  # another process drives this table; the sweeper looks again
                 async with room.lock:
                     table = room.table
                     events = await anyio.to_thread.run_sync(table.plan_bot_move)
                     if not events:
                         return
-                    await self._commit(room, events)
+                    try:
+                        await self._commit(room, events)
+                    except Refusal as refusal:
+                        if refusal.code == "storage_down":
+                            return
+                        # stale: another process moved first; look at the table again
         except Exception:
             log.exception("the bots of table %s stopped", room.table.id)
+
+    async def _sweep(self) -> None:
+        """Now and then, start the bots of every table here whose bot is due (its owner may be dead)."""
+        while True:
+            await asyncio.sleep(self.settings.lease)
+            for room in list(self.rooms.values()):
+                self.kick_bot(room)
+
+    # -- memory ------------------------------------------------------------
 
     def release(self, room: Room) -> None:
         """Forget a table nobody watches and no bot plays (storage keeps it)."""
@@ -253,6 +420,8 @@ class Hub:
                 break
             self.rooms.pop(table_id, None)
 
+    # -- hints -------------------------------------------------------------
+
     def advisor(self, family: str) -> Advisor | None:
         """The bot that gives hints for ``family`` games, if one can."""
         if family not in self._advisors:
@@ -269,6 +438,8 @@ class Hub:
         return self._advisors[family]
 
     async def hint(self, room: Room, message: HintMessage, lang: str = "en") -> dict[str, Any]:
+        """The advisor's best decisions (:class:`~kosti.bots.base.Advice`) and the hint line of the
+        terminal game in ``lang`` (:func:`kosti.phrases.hint_text`)."""
         async with room.lock:
             state = room.table.check_hint(message.token, message.version)
         advisor = self.advisor(room.table.rules.family)
@@ -286,13 +457,23 @@ class Hub:
         }
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for room in self.rooms.values():
             for task in (room.bot_task, room.clock_task):
                 if task is not None:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+        await self.bus.close()
         self.store.close()
+
+
+def _same(stored: list[Event], ours: list[Event]) -> bool:
+    def key(events: list[Event]) -> str:
+        return json.dumps([list(e) for e in events], sort_keys=True)
+
+    return key(stored) == key(ours)
 
 
 def socket_language(socket: WebSocket) -> str:
@@ -301,6 +482,7 @@ def socket_language(socket: WebSocket) -> str:
 
 
 def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
+    """The ``state`` message: the table as ``lang``'s readers see it, with the timed move's time left."""
     view = table.view(lang)
     view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
     return {"type": "state", "version": table.version, "table": view}

@@ -2,7 +2,8 @@
 
 REST bodies: :class:`CreateTable`, :class:`JoinTable`, :class:`AddBot`.
 WebSocket messages (JSON text, one object a message): :class:`ActionMessage`,
-:class:`HintMessage`; the server answers with ``state``, ``hint`` and ``error``
+:class:`HintMessage`, :class:`HelloMessage`, :class:`PingMessage`; the server answers
+with ``state``, ``hint``, ``notice``, ``pong`` and ``error``
 messages (see :mod:`kosti.server.app`).
 """
 
@@ -75,7 +76,8 @@ class ActionMessage(Strict):
     """Act for the seat of ``token`` at table version ``version``.
 
     ``action`` is a record action (RULES.md §5: ``{"hold": [6, 6]}``, ``{"score": "sixes"}``,
-    ``"stop"`` …) or ``"throw"`` (throw the dice now).
+    ``"stop"`` …) or an action's notation (:meth:`kosti.actions.Action.parse`: ``"throw"``,
+    throw the dice now, ``"hold 6 6"`` …).
     """
 
     type: Literal["action"]
@@ -111,9 +113,22 @@ class EditMessage(Strict):
     faces: list[int] = Field(min_length=1, max_length=5)
 
 
-Incoming = ActionMessage | HintMessage | UndoMessage | EditMessage
-ClientMessage = Annotated[Incoming, Field(discriminator="type")]
-client_message: TypeAdapter[Incoming] = TypeAdapter(ClientMessage)
+class HelloMessage(Strict):
+    """Say which seat this socket is (a seated player always gets in, even at a crowded table)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class PingMessage(Strict):
+    """Keep a quiet socket open; answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage | UndoMessage | EditMessage
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 def reason(error: ValidationError) -> str:

@@ -31,8 +31,40 @@ class ServerSettings:
     http_burst: int = 60
     """… and at once."""
 
-    watchers: int = 100
-    """WebSocket connections one table accepts (players and spectators)."""
+    spectators: int = 100
+    """WebSocket connections one table accepts from people without a seat there."""
+
+    seat_sockets: int = 4
+    """WebSocket connections one seat may hold (tabs); a newer one closes the oldest.
+    A seated player always gets in, however many spectators there are."""
+
+    idle_timeout: float = 300.0
+    """Seconds a spectator's socket may stay silent before it is closed (``ping`` keeps it)."""
+
+    hello_timeout: float = 5.0
+    """Seconds a socket arriving at a table full of spectators has to show a seat's token."""
+
+    allowed_origins: tuple[str, ...] = ()
+    """Origins (``https://host:port``) whose pages may open a table's WebSocket besides the
+    server's own; ``*`` allows any. A socket without an Origin (not a browser) is let in."""
+
+    http_limits: bool = True
+    """Apply the per-address limits (``http_rate``, ``tables_per_address``); off for load tests."""
+
+    max_tables: int = 10_000
+    """Live tables (game not over, created within a day) the server keeps in all."""
+
+    tables_per_address: int = 50
+    """Live tables one address may have created."""
+
+    storage_retry: float = 30.0
+    """Seconds a change waits for storage to come back before it is refused."""
+
+    redis_url: str | None = None
+    """Redis that carries each committed version to the other worker processes; ``None``: one process."""
+
+    lease: float = 3.0
+    """Seconds a process owns a table's bots and timers without renewing; a dead one hands over after it."""
 
     max_rooms: int = 1000
     """Tables kept in memory; idle ones beyond this are forgotten and reloaded when needed."""

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kosti.actions import Action, Roll, Score, Throw, from_json, to_json
+from kosti.actions import Action, CellAction, Roll, Throw, from_json, to_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
@@ -38,6 +38,8 @@ from kosti.record import Record, Recorder, Turn
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
+from kosti.server.limits import normalize_name, skeleton
+from kosti.server.refusal import Refusal as Refusal
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -57,15 +59,6 @@ LOG_TAIL = 60
 """Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
-
-
-class Refusal(KostiError):
-    """A request the table refuses; ``code`` is a stable word for programs, the message says why."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -151,16 +144,15 @@ def token_hash(token: str) -> str:
 
 
 def action_json(action: Action) -> Any:
-    """The record form of an action, and ``"throw"`` for :class:`Throw` (which has none)."""
-    return "throw" if isinstance(action, Throw) else to_json(action)
+    """The record form of an action; a throw on, which has none, as its notation ``"throw"``."""
+    return str(action) if isinstance(action, Throw) else to_json(action)
 
 
 def parse_action(data: Any) -> Action:
-    """An action from its record form or ``"throw"``; :class:`Refusal` ``bad_action`` otherwise."""
-    if data == "throw":
-        return Throw()
+    """An action in its record form (``{"hold": [6, 6]}``, ``"stop"``) or, as a string, in its
+    notation (``"throw"``, ``"hold 6 6"``); :class:`Refusal` ``bad_action`` otherwise."""
     try:
-        return from_json(data)
+        return Action.parse(data) if isinstance(data, str) else from_json(data)
     except KostiError as error:
         raise Refusal("bad_action", str(error)) from None
 
@@ -388,7 +380,7 @@ class Table:
         before = self.engine.scores(state)[index]
         gains = {}
         for action in decisions:
-            if isinstance(action, Score):
+            if isinstance(action, CellAction) and action.kind == "score":
                 after = self.engine.scores(self.engine.apply(state, action))[index]
                 gains[action.cell] = after - before
         return gains
@@ -432,7 +424,10 @@ class Table:
         if token is not None:
             return self._plan_rejoin(token, client_seed)
         seat = self._free_seat(None)
-        self._check_name(name)
+        name = self._check_name(name)
+        if self.online and client_seed is None:
+            # were the server to pick it, it would know both seeds before the first throw
+            raise Refusal("no_seed", "a player at an online table brings a client seed (client_seed)")
         if client_seed is not None:
             try:
                 combine_client_seeds([client_seed])  # refuse a malformed one now, not at the start
@@ -668,10 +663,14 @@ class Table:
         """Seats nobody holds (a rematch's kept seats are held)."""
         return sum(1 for s in self.seats if s is None)
 
-    def _check_name(self, name: str) -> None:
+    def _check_name(self, name: str) -> str:
+        """The name normalised (:func:`~kosti.server.limits.normalize_name`), unless it looks like
+        a seat's."""
+        name = normalize_name(name)
         for occupant in self.seats:
-            if occupant and occupant.name.casefold() == name.casefold():
+            if occupant and skeleton(occupant.name) == skeleton(name):
                 raise Refusal("name_taken", f"someone at this table is called {occupant.name} already")
+        return name
 
     def _bot_name(self, level: str, seat: int) -> str:
         taken = {s.name.casefold() for s in self.seats if s}
@@ -694,8 +693,9 @@ class Table:
         client_seed = None
         if self.server_seed is not None:
             parts = [s.client_seed for s in seats if s and s.client_seed]
-            # a table of bots alone has nobody to protect: the server may pick the client seed
-            client_seed = combine_client_seeds(parts) if parts else secrets.token_hex(16)
+            # every player brings a part (plan_join); a table of bots alone follows the rule
+            # published with the commitment: its client seed is the commitment itself
+            client_seed = combine_client_seeds(parts) if parts else commitment(self.server_seed)
             if self.rules.options.first_player == "rolloff":
                 order, throws = rolloff(names, FairDice(self.server_seed, client_seed))
         return [("start", {"order": order, "client_seed": client_seed, "rolloff": throws})]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from kosti.actions import Action, Announce, Hold, Roll, SetAside
+from kosti.actions import Action, CellAction, Hold, Roll, SetAside
 from kosti.i18n import Catalog, catalog
 from kosti.phrases import dice_text
 
@@ -47,7 +47,7 @@ def _action_line(action: Action, name: str, t: Catalog, style: str) -> str | Non
         return t("log.hold", name=name, dice=dice_text(action.faces, style, t))
     if isinstance(action, SetAside):
         return t("log.set_aside", name=name, dice=dice_text(action.faces, style, t))
-    if isinstance(action, Announce):
+    if isinstance(action, CellAction) and action.kind == "announce":
         return t("log.announce", name=name, cell=t.cell(action.cell))
     # a score, a scratch and a stop are told by the events they cause
     return None

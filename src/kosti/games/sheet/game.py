@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch
+from kosti.actions import Action, Announce, CellAction, Hold, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
 from kosti.errors import IllegalActionError
 from kosti.events import Event, EventKind
@@ -238,11 +238,11 @@ class SheetEngine(Engine[SheetState]):
     def decide(self, state: SheetState, action: Action) -> SheetState:
         if isinstance(action, Hold):
             return self._hold(state, action.faces)
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             return self._score(state, action.cell)
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return self._scratch(state, action.cell)
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return self._announce(state, action.cell)
         raise IllegalActionError(f"{action} is not an action of score-sheet poker")
 
@@ -258,7 +258,15 @@ class SheetEngine(Engine[SheetState]):
         if throws > options.throws:
             # a throw past the allowance spends a banked one («ограда»)
             sheet = replace(sheet, banked=sheet.banked - 1)
-            spent = Event(state.turn, state.current, "banked", 0, sheet_total(options, sheet), throws=-1)
+            spent = Event(
+                state.turn,
+                state.current,
+                "banked",
+                0,
+                sheet_total(options, sheet),
+                throws=-1,
+                count=sheet.banked,
+            )
             state = emit(state, spent)
         dice = tuple(sorted(state.held + faces))
         return replace(
@@ -387,7 +395,7 @@ class SheetEngine(Engine[SheetState]):
         if extra_yahtzee:
             events.append(event("yahtzee_bonus", options.extra_yahtzee_bonus))
         if banked:
-            events.append(event("banked", 0, throws=banked))
+            events.append(event("banked", 0, throws=banked, count=sheet.banked))
         decided = column_bonus(options, sheet.columns[column])
         if decided is not None and column_bonus(options, old.columns[column]) is None:
             events.append(event("upper_bonus", decided, **where))

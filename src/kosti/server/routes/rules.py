@@ -11,9 +11,9 @@ from fastapi import Path as PathParam
 from kosti.errors import KostiError
 from kosti.rules.presets import PRESETS, option_docs, variant
 from kosti.server.messages import NAME_LENGTH
+from kosti.server.refusal import Refusal
 from kosti.server.routes.deps import SettingsDep
 from kosti.server.settings import ServerSettings
-from kosti.server.table import Refusal
 
 router = APIRouter(prefix="/api")
 

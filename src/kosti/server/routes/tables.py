@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from kosti.server.hub import state_message
 from kosti.server.messages import AddBot, CreateTable, JoinTable, LeaveTable, SeatRequest
@@ -21,8 +21,8 @@ async def open_tables(hub: HubDep, lang: Annotated[str, Query(pattern="^(ru|en)$
 
 
 @router.post("", status_code=201, dependencies=[Limited])
-async def create_table(hub: HubDep, body: CreateTable) -> dict[str, Any]:
-    table = await hub.create(body)
+async def create_table(request: Request, hub: HubDep, body: CreateTable) -> dict[str, Any]:
+    table = await hub.create(body, request.client.host if request.client else None)
     return {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair(), "version": table.version}
 
 
