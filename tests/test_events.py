@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Hold, Roll, Score, Stop
+from kosti.actions import CellAction, Hold, Roll, Score, Stop
 from kosti.events import KINDS, points_by_seat
 from kosti.games import engine_for, new_game, step
 from kosti.record import Recorder, load, replay_events
@@ -198,7 +198,13 @@ def test_mandatory_bank_bonus_counts_when_the_sheet_is_full() -> None:
         if engine.to_throw(recorder.state):
             recorder.apply(Roll((6, 6, 6, 6, 6)))
         else:
-            recorder.apply(next(a for a in engine.decisions(recorder.state) if isinstance(a, Score)))
+            recorder.apply(
+                next(
+                    a
+                    for a in engine.decisions(recorder.state)
+                    if isinstance(a, CellAction) and a.kind == "score"
+                )
+            )
         collected.extend(recorder.state.events)
     bank = [e for e in collected if e.kind == "bank_bonus"]
     # every turn recorded after the first throw banks 2; 17 cells bank 34, worth 3 each
@@ -221,6 +227,9 @@ def test_a_second_yahtzee_earns_its_bonus_event() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(1, 3), seed=st.integers(0, 2**32 - 1))
+@example(preset="poker-mandatory", players=1, seed=0)  # the bank bonus, once the sheet is full
+@example(preset="poker-fences", players=2, seed=0)  # column bonuses and penalties, scratches
+@example(preset="poker-showdown", players=3, seed=0)  # antes and banks among three
 def test_random_games_of_every_preset_are_explained_point_by_point(
     preset: str, players: int, seed: int
 ) -> None:

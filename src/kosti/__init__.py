@@ -12,7 +12,7 @@ steps::
     6
 """
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
 from kosti.errors import IllegalActionError, KostiError, OptionError, RecordError
 from kosti.events import Event
 from kosti.games import apply, engine_for, legal_actions, new_game, step
@@ -24,6 +24,7 @@ __all__ = [
     "PRESETS",
     "Action",
     "Announce",
+    "CellAction",
     "Event",
     "Hold",
     "IllegalActionError",

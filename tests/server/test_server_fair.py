@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from kosti.actions import Roll, Score
+from kosti.actions import CellAction, Roll
 from kosti.errors import KostiError, RecordError
 from kosti.games import engine_for
 from kosti.record import Record, Recorder
@@ -61,7 +61,13 @@ def fair_record(players: tuple[str, ...] = ("Anna", "Boris")) -> Record:
         if n:
             recorder.apply(Roll(dice.roll(n)))
         else:
-            recorder.apply(next(a for a in engine.decisions(recorder.state) if isinstance(a, Score)))
+            recorder.apply(
+                next(
+                    a
+                    for a in engine.decisions(recorder.state)
+                    if isinstance(a, CellAction) and a.kind == "score"
+                )
+            )
     record = recorder.record
     record.extra = {
         "fair": {"server_seed_sha256": commitment(SEED), "client_seed": CLIENT, "server_seed": SEED.hex()},

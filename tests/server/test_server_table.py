@@ -110,6 +110,10 @@ def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
         ({"hold": [7]}, "bad_action"),
         ({"dance": 1}, "bad_action"),
         (["throw"], "bad_action"),
+        ("roll 1 2 3 4 5", "bad_action"),  # the notation is read as the record form is
+        ("hold 7", "bad_action"),
+        ("dance", "bad_action"),
+        ("score chance", "illegal"),
     ],
 )
 def test_a_refused_action_changes_nothing(action: Any, code: str) -> None:

@@ -32,7 +32,7 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch
+from kosti.actions import Action, CellAction, Hold
 from kosti.bots.heuristic import HeuristicBot
 from kosti.dice import Faces, counts, multisets, reroll, submultisets
 from kosti.errors import IllegalActionError
@@ -270,17 +270,17 @@ class SheetBot(HeuristicBot[SheetState]):
         """What ``action`` is worth to the plan of the turn (relative to keeping every cell open)."""
         t = state.throws
         model = sheet_model(options_of(state))
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return float(-model.cost[model.cells.index(action.cell)]) + plan.gain(t)
         if isinstance(action, Hold) and t == 0:
             return float(_hold_values(self._after_first(state, plan))[KEEP_INDEX[()]])
         i = INDEX[state.dice]
         if isinstance(action, Hold):
             return float(_hold_values(plan.levels[t + 1])[KEEP_INDEX[action.faces]]) - plan.price(t)
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             c = model.cells.index(action.cell)
             return float(plan.value[1 if t == 1 else 0, c, i]) + plan.gain(t)
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return float(plan_turn(state, only=action.cell).levels[t][i])
         raise IllegalActionError(f"{action} is not an action of score-sheet poker")
 

@@ -60,7 +60,8 @@ class ActionMessage(Strict):
     """Act for the seat of ``token`` at table version ``version``.
 
     ``action`` is a record action (RULES.md §5: ``{"hold": [6, 6]}``, ``{"score": "sixes"}``,
-    ``"stop"`` …) or ``"throw"`` (throw the dice now).
+    ``"stop"`` …) or an action's notation (:meth:`kosti.actions.Action.parse`: ``"throw"``,
+    throw the dice now, ``"hold 6 6"`` …).
     """
 
     type: Literal["action"]

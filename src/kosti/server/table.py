@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kosti.actions import Action, Roll, Score, Throw, from_json, to_json
+from kosti.actions import Action, CellAction, Roll, Throw, from_json, to_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
@@ -96,16 +96,15 @@ def token_hash(token: str) -> str:
 
 
 def action_json(action: Action) -> Any:
-    """The record form of an action, and ``"throw"`` for :class:`Throw` (which has none)."""
-    return "throw" if isinstance(action, Throw) else to_json(action)
+    """The record form of an action; a throw on, which has none, as its notation ``"throw"``."""
+    return str(action) if isinstance(action, Throw) else to_json(action)
 
 
 def parse_action(data: Any) -> Action:
-    """An action from its record form or ``"throw"``; :class:`Refusal` ``bad_action`` otherwise."""
-    if data == "throw":
-        return Throw()
+    """An action in its record form (``{"hold": [6, 6]}``, ``"stop"``) or, as a string, in its
+    notation (``"throw"``, ``"hold 6 6"``); :class:`Refusal` ``bad_action`` otherwise."""
     try:
-        return from_json(data)
+        return Action.parse(data) if isinstance(data, str) else from_json(data)
     except KostiError as error:
         raise Refusal("bad_action", str(error)) from None
 
@@ -254,7 +253,7 @@ class Table:
         before = self.engine.scores(state)[index]
         gains = {}
         for action in decisions:
-            if isinstance(action, Score):
+            if isinstance(action, CellAction) and action.kind == "score":
                 after = self.engine.scores(self.engine.apply(state, action))[index]
                 gains[action.cell] = after - before
         return gains

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.actions import Action, CellAction, Hold, Roll
 from kosti.bots.base import Advice
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
@@ -214,16 +214,16 @@ class SheetAdvisor:
         cells = {cell: i for i, cell in enumerate(UPPER_CELLS)}
         cells.update({cell: 6 + i for i, cell in enumerate(model.lower)})
         if state.throws == 0:
-            if isinstance(action, Scratch):
+            if isinstance(action, CellAction) and action.kind == "scratch":
                 return float(tables.Vz[cells[action.cell] - 6, spot.bank + model.throws])
             return tables.start(spot.bank)
         d = DICE_INDEX[state.dice]
         first = state.throws == 1
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             return float(tables.record(cells[action.cell], spot.left, first)[d])
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return float(tables.Vz[cells[action.cell] - 6, spot.left])
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             cell = cells[action.cell]
             now = tables.record(cell, spot.left, True)[d]
             if spot.left == 0:

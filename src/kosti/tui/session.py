@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
 from kosti.bots.base import Advice, Bot
 from kosti.bots.levels import make_bot
 from kosti.dice import Faces, is_submultiset, normalize
@@ -201,6 +201,17 @@ class Session:
     def marked_faces(self) -> Faces:
         return tuple(sorted(self.table[i] for i in self.marked))
 
+    def after_marked(self) -> GameState | None:
+        """The state once the marked dice are set aside («Тысяча», while choosing): what the
+        turn would then hold. The state itself when there is nothing to set aside; ``None``
+        when the marked dice cannot be set aside."""
+        if self.family != "thousand" or not getattr(self.state, "choosing", False):
+            return self.state
+        try:
+            return self._check([SetAside(self.marked_faces())])
+        except Refused:
+            return None
+
     # -- the player's keys -------------------------------------------------------
 
     def toggle(self, position: int) -> None:
@@ -210,7 +221,10 @@ class Session:
         if self.family == "thousand":
             if not getattr(self.state, "choosing", False):
                 raise Refused("refuse.no_choice")
-        elif not any((isinstance(a, Hold) and a.faces) or isinstance(a, Announce) for a in self.decisions()):
+        elif not any(
+            (isinstance(a, Hold) and a.faces) or (isinstance(a, CellAction) and a.kind == "announce")
+            for a in self.decisions()
+        ):
             # (in column II dice may be picked before the announcement that allows the throw)
             raise Refused("refuse.no_throws")
         if position in self.locked():
@@ -239,7 +253,7 @@ class Session:
             decisions = self.decisions()
             hold = Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ())
             if hold not in decisions and not any(isinstance(a, Hold) for a in decisions):
-                if any(isinstance(a, Announce) for a in decisions):
+                if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
                     raise Refused("refuse.announce_first")
                 raise Refused("refuse.no_throws")
             plan.append(hold)
@@ -436,13 +450,11 @@ class Session:
             ):
                 return None
             return LogEntry("log.hold", {"name": name, "dice": action.faces})
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             value = cell_value(state, action.cell)
             return LogEntry("log.score", {"name": name, "cell": action.cell, "points": value})
-        if isinstance(action, Scratch):
-            return LogEntry("log.scratch", {"name": name, "cell": action.cell})
-        if isinstance(action, Announce):
-            return LogEntry("log.announce", {"name": name, "cell": action.cell})
+        if isinstance(action, CellAction):  # scratch, announce
+            return LogEntry(f"log.{action.kind}", {"name": name, "cell": action.cell})
         if isinstance(action, SetAside):
             return LogEntry("log.set_aside", {"name": name, "dice": action.faces})
         if isinstance(action, Stop):
@@ -467,9 +479,14 @@ class Session:
                 tied = ", ".join(after.players[i] for i in getattr(after, "playing", ()))
                 self.log.append(LogEntry("log.deciding", {"names": tied}))
         seat = engine.current_player(before)
-        if self.family == "sheet" and isinstance(action, Score | Scratch) and seat is not None:
+        if (
+            self.family == "sheet"
+            and isinstance(action, CellAction)
+            and action.kind in ("score", "scratch")
+            and seat is not None
+        ):
             # what the turn added beyond the cell itself: an upper bonus or penalty, a Yahtzee bonus
-            recorded = cell_value(before, action.cell) if isinstance(action, Score) else 0
+            recorded = cell_value(before, action.cell) if action.kind == "score" else 0
             extra = new_scores[seat] - scores[seat] - recorded
             if extra:
                 self.log.append(LogEntry("log.bonus", {"name": after.players[seat], "points": extra}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.dice import show
 from kosti.i18n import Catalog
@@ -32,12 +32,8 @@ def action_text(action: Action, t: Catalog, style: str) -> str:
         if not action.faces:
             return t("action.throw_all")
         return t("action.hold", dice=dice_text(action.faces, style, t))
-    if isinstance(action, Score):
-        return t("action.score", cell=t.cell(action.cell))
-    if isinstance(action, Scratch):
-        return t("action.scratch", cell=t.cell(action.cell))
-    if isinstance(action, Announce):
-        return t("action.announce", cell=t.cell(action.cell))
+    if isinstance(action, CellAction):
+        return t(f"action.{action.kind}", cell=t.cell(action.cell))
     if isinstance(action, SetAside):
         return t("action.set_aside", dice=dice_text(action.faces, style, t))
     if isinstance(action, Throw):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch
+from kosti.actions import Action, Announce, CellAction, Hold, Score, Scratch
 from kosti.dice import Faces, is_submultiset, normalize, submultisets
 from kosti.errors import IllegalActionError
 from kosti.events import Event, EventKind
@@ -238,11 +238,11 @@ class SheetEngine(Engine[SheetState]):
     def decide(self, state: SheetState, action: Action) -> SheetState:
         if isinstance(action, Hold):
             return self._hold(state, action.faces)
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             return self._score(state, action.cell)
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return self._scratch(state, action.cell)
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return self._announce(state, action.cell)
         raise IllegalActionError(f"{action} is not an action of score-sheet poker")
 
