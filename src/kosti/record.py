@@ -199,21 +199,36 @@ class Recorder:
         return recorder
 
     def apply(self, action: Action) -> GameState:
-        """Apply ``action`` (refused ones change nothing) and log it in the record."""
-        before = self.state
-        if isinstance(action, Roll) and self.engine.to_throw(before) == 0:
+        """Apply ``action`` and log it in the record. A refused action changes nothing: nor
+        does the decision to throw on that a refused bare roll implies (RULES.md §4)."""
+        state = self.state
+        steps = [action]
+        if isinstance(action, Roll) and self.engine.to_throw(state) == 0:
             # a bare roll where the player must first decide to throw on: the roll
             # implies that decision, as it does in a record (a resumed game stops there)
-            implied = self.engine.implicit_throw(before)
+            implied = self.engine.implicit_throw(state)
             if implied is not None:
-                self.apply(implied)
-                before = self.state
-        seat = self.engine.current_player(before)
-        after: GameState = self.engine.apply(before, action)
+                steps = [implied, action]
+        # every step is applied before anything is kept, so that a refused roll keeps no throw on
+        applied: list[tuple[Action, GameState, GameState]] = []
+        events: Events = ()
+        for step in steps:
+            after: GameState = self.engine.apply(state, step)
+            applied.append((step, state, after))
+            events += after.events
+            state = after
+        for step, before, after in applied:
+            self._log(step, before, after)
+        self.state = replace(state, events=events) if len(steps) > 1 else state
+        return self.state
+
+    def _log(self, action: Action, before: GameState, after: GameState) -> None:
+        """Write ``action``, applied in ``before``, in the record."""
         # a decision that the next roll implies is not written (RULES.md §5)
         if action != self.engine.implicit_throw(before):
             turns = self.record.turns
             if not turns or self._turn_closed:
+                seat = self.engine.current_player(before)
                 if seat is None:  # pragma: no cover - apply refuses actions after the end
                     raise KostiError("the game is over")
                 turns.append(Turn(self.record.players[seat]))
@@ -221,8 +236,6 @@ class Recorder:
             self._turn_closed = after.turn != before.turn
         elif after.turn != before.turn:  # pragma: no cover - implicit throws never end a turn
             self._turn_closed = True
-        self.state = after
-        return after
 
     def play_out(self, bots: Sequence[Bot], dice: DiceSource, max_actions: int = 1_000_000) -> GameState:
         """Play on to the end, ``bots[seat]`` deciding for each seat and ``dice`` throwing,
