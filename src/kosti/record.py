@@ -8,18 +8,16 @@ games played with real dice and the storage of every game played here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
-from kosti.bots.base import Bot
 from kosti.errors import KostiError, RecordError
 from kosti.events import Event, Events
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.roller import DiceSource
 from kosti.rules.presets import Variant, variant
 
 
@@ -218,12 +216,16 @@ class Recorder:
             events += after.events
             state = after
         for step, before, after in applied:
-            self._log(step, before, after)
+            self.log(before, step, after)
         self.state = replace(state, events=events) if len(steps) > 1 else state
         return self.state
 
-    def _log(self, action: Action, before: GameState, after: GameState) -> None:
-        """Write ``action``, applied in ``before``, in the record."""
+    def log(self, before: GameState, action: Action, after: GameState) -> None:
+        """Take ``after``, the state that ``action`` led to from the game's state ``before``,
+        as the game's state and write ``action`` in the record. :meth:`apply` calls it; so
+        does :func:`kosti.bots.base.play_out` as its ``on_action``, for a game bots play on."""
+        if before is not self.state:
+            raise KostiError("the recorder logs only an action applied to the game's own state")
         # a decision that the next roll implies is not written (RULES.md §5)
         if action != self.engine.implicit_throw(before):
             turns = self.record.turns
@@ -236,22 +238,6 @@ class Recorder:
             self._turn_closed = after.turn != before.turn
         elif after.turn != before.turn:  # pragma: no cover - implicit throws never end a turn
             self._turn_closed = True
-
-    def play_out(self, bots: Sequence[Bot], dice: DiceSource, max_actions: int = 1_000_000) -> GameState:
-        """Play on to the end, ``bots[seat]`` deciding for each seat and ``dice`` throwing,
-        logging every action; stops after ``max_actions`` actions."""
-        for _ in range(max_actions):
-            state = self.state
-            if self.engine.is_finished(state):
-                break
-            n = self.engine.to_throw(state)
-            if n:
-                self.apply(Roll(dice.roll(n)))
-                continue
-            seat = self.engine.current_player(state)
-            if seat is None:  # pragma: no cover - not finished means someone acts
-                break
-            self.apply(bots[seat].choose(state))
-        return self.state
+        self.state = after
 
     _turn_closed: bool = True

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Roll
-from kosti.bots.base import Bot
+from kosti.actions import Action
+from kosti.bots.base import Bot, play_out
+from kosti.bots.levels import make_bot
 from kosti.dice import Faces
 from kosti.envs.codec import Codec, Mask, Vector, codec_for
 from kosti.games import engine_for
@@ -49,8 +50,7 @@ class Table:
 
     def throw(self) -> None:
         """Make every throw that is due (chance steps are not the agents' business)."""
-        while not self.engine.is_finished(self.state) and (n := self.engine.to_throw(self.state)):
-            self.state = self.engine.apply(self.state, Roll(self.dice.roll(n)))
+        self.state = play_out(self.state, [None] * len(self.seat_of_position), self.dice)
 
     @property
     def finished(self) -> bool:
@@ -108,8 +108,6 @@ class Table:
 
 def make_bots(names: Sequence[str | Bot], family: str, rng: np.random.Generator) -> list[Bot]:
     """Bots from names (``random``, ``heuristic``, …) or ready instances, seeded from ``rng``."""
-    from kosti.sim.runner import make_bot
-
     bots: list[Bot] = []
     for item in names:
         if isinstance(item, str):

@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Roll
-from kosti.bots.base import Bot
+from kosti.actions import Action
+from kosti.bots.base import play_out
+from kosti.bots.levels import make_bot
 from kosti.errors import OptionError
 from kosti.games import engine_for
 from kosti.games.base import Engine, GameState
@@ -51,24 +52,6 @@ def game_seed(master: int, index: int) -> int:
 def bot_seed(master: int, index: int, seat: int) -> int:
     """The seed of seat ``seat``'s bot (0-based) in game ``index``."""
     return _derive(master, index, seat + 1)
-
-
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "optimal", "table")
-"""Bot names ``--bots`` takes: the levels of :func:`kosti.bots.levels.make_bot`, and ``table``."""
-
-
-def make_bot(name: str, family: str, seed: int | None = None) -> Bot:
-    """A bot by name for a family: a level of :func:`kosti.bots.levels.make_bot`, or ``table``
-    (:class:`~kosti.sim.table.TableBot`, single-column score sheets). :class:`OptionError` otherwise."""
-    if name == "table":
-        if family != "sheet":
-            raise OptionError("the table bot plays score-sheet presets only")
-        from kosti.sim.table import TableBot
-
-        return TableBot(seed)
-    from kosti.bots.levels import make_bot as make_level_bot
-
-    return make_level_bot(name, family, seed)
 
 
 @dataclass(frozen=True)
@@ -198,24 +181,15 @@ def play_game(setup: Setup, master: int, index: int) -> GameResult:
     ]
     counter = event_counter(rules)
     events = [0] * len(counter.names)
-    state: GameState = engine.new_game(rules, order)
-    actions = 0
-    while not engine.is_finished(state) and actions < setup.max_actions:
-        actions += 1
-        n = engine.to_throw(state)
-        action: Action
-        if n:
-            action = Roll(dice.roll(n))
-        else:
-            position = engine.current_player(state)
-            if position is None:  # pragma: no cover - not finished means someone acts
-                break
-            action = bots[seat_of[position]].choose(state)
-        after = engine.apply(state, action)
-        if counter.names and after.turn != state.turn:
-            for k, c in enumerate(counter.count(engine, state, action, after)):
+
+    def count(before: GameState, action: Action, after: GameState) -> None:
+        if after.turn != before.turn:
+            for k, c in enumerate(counter.count(engine, before, action, after)):
                 events[k] += c
-        state = after
+
+    start: GameState = engine.new_game(rules, order)
+    by_position = [bots[seat] for seat in seat_of]
+    state = play_out(start, by_position, dice, setup.max_actions, count if counter.names else None)
     scores = engine.scores(state)
     by_seat = [0] * len(names)
     for position, score in enumerate(scores):
@@ -244,8 +218,7 @@ def check_setup(setup: Setup) -> None:
     for name in setup.bots:
         bot = make_bot(name, rules.family, 0)
         # a first decision warms the bot's caches for this variant
-        while engine.to_throw(state):
-            state = engine.apply(state, Roll(dice.roll(engine.to_throw(state))))
+        state = play_out(state, [None] * len(setup.bots), dice)
         if not engine.is_finished(state):
             bot.choose(state)
 
