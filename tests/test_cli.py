@@ -51,6 +51,18 @@ CELLS = {
         "yahtzee",
         "chance",
     ],
+    "yatzy": [
+        *UPPER,
+        "pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yatzy",
+    ],
 }
 
 
@@ -79,6 +91,9 @@ def test_score_values_and_the_first_throw(kosti: Any) -> None:
     assert mandatory["four_of_a_kind"] == 36
     yahtzee = kosti("score", "yahtzee", "2", "3", "4", "5", "6", "--json").json()
     assert (yahtzee["small_straight"], yahtzee["large_straight"]) == (30, 40)
+    yatzy = kosti("score", "yatzy", "6", "6", "6", "6", "6", "--first-throw", "--json").json()
+    five_sixes = (yatzy["yatzy"], yatzy["four_of_a_kind"], yatzy["full_house"], yatzy["two_pairs"])
+    assert five_sixes == (50, 24, 0, 0)
 
 
 def test_score_takes_a_variant_string_and_aliases(kosti: Any) -> None:
@@ -241,6 +256,10 @@ def test_rules_of_one_preset(kosti: Any) -> None:
     assert changed["options"]["stages"]["value"] == "free"
     plain = kosti("rules", "yahtzee")
     assert plain.code == 0 and "joker" in plain.out
+    yatzy = kosti("rules", "yatzy", "--lang", "ru", "--json").json()
+    assert yatzy["name"] == "Yatzy (скандинавский)"
+    assert yatzy["options"]["lower"]["value"][-1] == "yatzy"
+    assert yatzy["options"]["upper_bonus_points"]["value"] == 50
 
 
 def test_rules_bad_arguments(kosti: Any) -> None:

@@ -18,6 +18,7 @@ SHEET_PRESETS = [
     "poker-free",
     "poker-fences",
     "yahtzee",
+    "yatzy",
 ]
 
 # A value different from the preset's for every option of every family, as a user would type it.
@@ -78,7 +79,7 @@ def test_the_presets_of_the_rules_exist() -> None:
 
 def test_preset_table_of_rules_1_5() -> None:
     classic, extended, mandatory = (variant(p).options for p in SHEET_PRESETS[:3])
-    free, fences, yahtzee = (variant(p).options for p in SHEET_PRESETS[3:])
+    free, fences, yahtzee, yatzy = (variant(p).options for p in SHEET_PRESETS[3:])
     assert isinstance(classic, SheetOptions)
     assert (classic.upper, classic.straights, classic.first_throw, classic.upper_bonus) == (
         "deviation",
@@ -102,6 +103,31 @@ def test_preset_table_of_rules_1_5() -> None:
     assert (yahtzee.upper_bonus_points, yahtzee.extra_yahtzee_bonus, yahtzee.joker) == (35, 100, "forced")
     for options in (classic, extended, mandatory):
         assert options.stages == "sequential" and options.poker_bonus == 50
+    # yatzy: sum upper; pair, two_pairs, three_of_a_kind, four_of_a_kind, small_straight,
+    # large_straight, full_house, chance, yatzy; exact 1-5 / 2-6; no multiplier;
+    # upper ≥ 63: +50; no joker, no extra bonus
+    assert isinstance(yatzy, SheetOptions)
+    assert yatzy.lower == (
+        "pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yatzy",
+    )
+    assert (yatzy.upper, yatzy.lower_scoring, yatzy.straights, yatzy.first_throw) == (
+        "sum",
+        "combination",
+        "exact",
+        "none",
+    )
+    assert (yatzy.upper_bonus, yatzy.upper_threshold, yatzy.upper_bonus_points) == ("threshold", 63, 50)
+    assert (yatzy.joker, yatzy.extra_yahtzee_bonus) == ("none", 0)
+    assert (yatzy.stages, yatzy.columns) == ("free", "single")
+    assert not yatzy.banked_throws and not yatzy.scratch
 
 
 # RULES.md §3.5, with the classic values of §3.3 for what it does not name

@@ -132,10 +132,12 @@ def test_the_sheet_observation_shows_dice_and_cells() -> None:
     assert tuple(vector[0:5]) == state.dice
     assert vector[5:11].sum() == 5
     assert vector[11] == 1  # one throw made
-    present = vector[35:53]
+    n = len(SHEET_CELLS)
+    present = vector[17 + n : 17 + 2 * n]
     assert present.sum() == 13
     assert present[SHEET_CELLS.index("yahtzee")] == 1 and present[SHEET_CELLS.index("pair")] == 0
-    assert vector[53:71].sum() == 13  # column I: every cell open
+    assert present[SHEET_CELLS.index("yatzy")] == 0
+    assert vector[17 + 2 * n : 17 + 3 * n].sum() == 13  # column I: every cell open
 
 
 def test_the_thousand_env_pays_one_at_the_end() -> None:

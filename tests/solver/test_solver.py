@@ -9,9 +9,12 @@ import pytest
 
 from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
 from kosti.bots.base import Bot, play_out
+from kosti.dice import multisets
 from kosti.errors import OptionError
 from kosti.games.sheet.game import SHEET, Sheet, SheetState, cells_of
+from kosti.games.sheet.scoring import cell_score
 from kosti.roller import SeededDice
+from kosti.rules.options import SheetOptions
 from kosti.rules.presets import variant
 from kosti.solver import OptimalBot, SheetAdvisor, solve
 from kosti.solver import tables as solver_tables
@@ -95,6 +98,30 @@ def test_yahtzee_matches_the_published_optimum_for_the_engine_rules() -> None:
 def test_free_joker_reproduces_verhoeffs_254_5896() -> None:
     solution = solve(variant("yahtzee(joker=free)"), use_cache=False)
     assert f"{solution.expected_score:.4f}" == "254.5896"
+
+
+def test_yatzy_matches_the_rust_peer_exactly() -> None:
+    # yatzy-solver's "yatzy-scandinavian" plays RULES.md §1.5's yatzy: the same 15 cells, the
+    # same scores of every throw in every cell, 50 for 63 in the upper section
+    yatzy_solver = pytest.importorskip("yatzy_solver")
+    peer_rules = yatzy_solver.Variant("yatzy-scandinavian")
+    rules = variant("yatzy")
+    options = rules.options
+    assert isinstance(options, SheetOptions)
+    ours = cells_of(options)
+    assert len(peer_rules.categories) == len(ours)
+    for dice in multisets(5):
+        for theirs, mine in zip(peer_rules.categories, ours, strict=True):
+            assert peer_rules.score(theirs, list(dice)) == cell_score(mine, dice, options), (theirs, dice)
+    peer = yatzy_solver.Solver.build(peer_rules)
+    expected = peer.state_value("upper 0 | filled -")
+    assert solve(rules).expected_score == pytest.approx(expected, abs=1e-6)
+    # and a position in the middle of a turn: every option of the first throw
+    state = SHEET.apply(SHEET.new_game(rules, ["solo"]), Roll((1, 3, 3, 5, 6)))
+    values = {str(a.action): a.value for a in SheetAdvisor().advise(state)}
+    theirs = dict(peer.option_values("dice 1 3 3 5 6 | rolls 2 | upper 0 | filled -"))
+    assert theirs["keep 3 3"] == pytest.approx(values["hold 3 3"], abs=1e-6)
+    assert max(theirs.values()) == pytest.approx(max(values.values()), abs=1e-6)
 
 
 def test_a_further_yahtzee_with_the_bonus_and_the_forced_joker() -> None:

@@ -246,3 +246,18 @@ async def test_a_saved_game_is_resumed_and_goes_on_in_its_file(tmp_path: Path) -
     state = replay(load(path))
     assert engine_for(state.variant).scores(state) == [3 + 10]
     assert len(load(path).turns) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_yatzy_turn_by_keys() -> None:
+    # the new preset plays in the terminal game like every sheet: ones by sum (RULES.md §1.5)
+    app = app_for("yatzy", [Seat("Anna")], [(1, 1, 1, 5, 6)])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t", "enter")
+        session = app.session
+        assert session is not None
+        recorded = [e for e in session.log if e.key == "log.score"]
+        assert recorded[-1].params["cell"] == "ones"
+        assert engine_for(session.state.variant).scores(session.state) == [3]

@@ -6,10 +6,10 @@ a state to a flat ``float32`` observation for one seat, an action index to an
 mask). The action space is fixed per family, so that one agent can play every
 preset of it:
 
-* sheet (:class:`SheetCodec`, 86 actions): ``0..31`` hold mask over the sorted
+* sheet (:class:`SheetCodec`, 89 actions): ``0..31`` hold mask over the sorted
   dice (bit ``i`` keeps the ``i``-th smallest die; before the first throw of a
   ``poker-fences`` turn, ``0`` is "throw"), ``32 + c`` score cell ``c``,
-  ``50 + c`` scratch cell ``c``, ``68 + c`` announce cell ``c``, with ``c`` an index
+  ``51 + c`` scratch cell ``c``, ``70 + c`` announce cell ``c``, with ``c`` an index
   into :data:`SHEET_CELLS` (every cell any preset has);
 * thousand (:class:`ThousandCodec`, 33 actions): ``0`` throw on, ``1`` stop,
   ``1 + m`` (``m`` = 1..31) set aside the dice of mask ``m`` over the sorted throw;
@@ -43,8 +43,8 @@ OBSERVATION_BOUND = 1e6
 MASKS = 32
 """Positional masks over five sorted dice."""
 
-SHEET_CELLS: tuple[str, ...] = UPPER_CELLS + EXTENDED_LOWER + ("yahtzee",)
-"""The cells of every sheet preset, in the order the sheet codec numbers them (18)."""
+SHEET_CELLS: tuple[str, ...] = UPPER_CELLS + EXTENDED_LOWER + ("yahtzee", "yatzy")
+"""The cells of every sheet preset, in the order the sheet codec numbers them (19)."""
 
 
 def masked(dice: Faces, mask: int) -> Faces:
@@ -101,12 +101,12 @@ class SheetCodec(Codec):
     12        throws left this turn (banked ones included)
     13        1 when it is the observer's turn
     14..16    the column being filled: free, announced, in order (one-hot)
-    17..34    the announced cell (one-hot over :data:`SHEET_CELLS`)
-    35..52    1 where the preset has the cell
-    53..106   per column I, II, III and cell: 1 when open
-    107..160  per column and cell: the recorded score (0 when open)
-    161       banked throws; 162 the observer's total
-    163..     the other players' totals, in turn order after the observer
+    17..35    the announced cell (one-hot over :data:`SHEET_CELLS`)
+    36..54    1 where the preset has the cell
+    55..111   per column I, II, III and cell: 1 when open
+    112..168  per column and cell: the recorded score (0 when open)
+    169       banked throws; 170 the observer's total
+    171..     the other players' totals, in turn order after the observer
     ========  ===========================================================
     """
 
@@ -122,7 +122,7 @@ class SheetCodec(Codec):
             raise TypeError("not a score-sheet variant")
         self.cells = cells_of(options)
         self.present = np.array([c in self.cells for c in SHEET_CELLS], dtype=np.float32)
-        self.size = 163 + players - 1
+        self.size = 17 + 8 * len(SHEET_CELLS) + 2 + players - 1
 
     def decode(self, state: GameState, index: int) -> Action | None:
         dice: Faces = getattr(state, "dice", ())

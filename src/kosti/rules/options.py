@@ -44,7 +44,19 @@ YAHTZEE_LOWER: tuple[str, ...] = (
     "yahtzee",
     "chance",
 )
-LOWER_CELLS: frozenset[str] = frozenset(EXTENDED_LOWER + YAHTZEE_LOWER)
+YATZY_LOWER: tuple[str, ...] = (
+    "pair",
+    "two_pairs",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yatzy",
+)
+"""Scandinavian Yatzy's lower cells in table order (RULES.md §1.5)."""
+LOWER_CELLS: frozenset[str] = frozenset(EXTENDED_LOWER + YAHTZEE_LOWER + YATZY_LOWER)
 """Every lower cell id any sheet may use."""
 
 
@@ -65,7 +77,7 @@ class CommonOptions:
 
 @dataclass(frozen=True)
 class SheetOptions(CommonOptions):
-    """Score-sheet poker («покер на костях») and ``yahtzee`` (RULES.md §1)."""
+    """Score-sheet poker («покер на костях»), ``yahtzee`` and ``yatzy`` (RULES.md §1)."""
 
     upper: Literal["deviation", "sum"] = "deviation"
     """Upper cells: ``deviation`` scores (count − 3) × face («школа»); ``sum`` scores count × face."""
@@ -75,7 +87,8 @@ class SheetOptions(CommonOptions):
 
     lower_scoring: Literal["combination", "free", "yahtzee"] = "combination"
     """``combination``: pip sum of the dice forming the combination; ``free``: sum of all five,
-    poker 50, straights 25/30; ``yahtzee``: the fixed Yahtzee values."""
+    poker 50, straights 25/30; ``yahtzee``: the fixed Yahtzee values. The ``yatzy`` cell
+    (five alike) scores a fixed 50 under every rule."""
 
     straights: Literal["exact", "runs"] = "exact"
     """``exact``: small 1-2-3-4-5, large 2-3-4-5-6; ``runs``: any run of four / of five."""

@@ -70,7 +70,7 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
     """The dice that form ``cell``'s combination, taking the best-scoring way; ``None`` if absent.
 
     ``pair`` is the highest pair, ``two_pairs`` the two highest different pairs,
-    ``three_of_a_kind``/``four_of_a_kind``/``poker`` (alias ``yahtzee``) the highest face
+    ``three_of_a_kind``/``four_of_a_kind``/``poker`` (aliases ``yahtzee``, ``yatzy``) the highest face
     with that many, ``full_house``/``even``/``odd``/``chance`` all five.
     """
     if cell == "pair":
@@ -79,7 +79,7 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
     if cell == "two_pairs":
         p = pairs(dice)
         return (p[0],) * 2 + (p[1],) * 2 if len(p) >= 2 else None
-    kinds = {"three_of_a_kind": 3, "four_of_a_kind": 4, "poker": 5, "yahtzee": 5}
+    kinds = {"three_of_a_kind": 3, "four_of_a_kind": 4, "poker": 5, "yahtzee": 5, "yatzy": 5}
     if cell in kinds:
         face = best_of_a_kind(dice, kinds[cell])
         return (face,) * kinds[cell] if face else None
@@ -105,6 +105,8 @@ YAHTZEE_FIXED: dict[str, int] = {
     "yahtzee": 50,
 }
 FREE_FIXED: dict[str, int] = {"poker": 50, "small_straight": 25, "large_straight": 30}
+YATZY_FIXED = 50
+"""Scandinavian Yatzy's ``yatzy`` (five alike) scores a fixed 50, whatever the dice (RULES.md §1.5)."""
 
 
 def lower_base(cell: str, dice: Sequence[int], options: SheetOptions, joker: bool = False) -> int:
@@ -117,6 +119,8 @@ def lower_base(cell: str, dice: Sequence[int], options: SheetOptions, joker: boo
         formed = tuple(dice)
     if formed is None:
         return 0
+    if cell == "yatzy":
+        return YATZY_FIXED
     if options.lower_scoring == "combination":
         return sum(formed)
     if options.lower_scoring == "free":
