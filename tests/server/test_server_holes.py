@@ -15,7 +15,6 @@ from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from kosti.cli import app as cli
-from kosti.cli import register_commands
 from kosti.rules import options as option_classes
 from kosti.rules.presets import PRESETS, variant
 from kosti.server.app import create_app
@@ -351,7 +350,6 @@ def test_the_api_docs_page_is_not_served(client: TestClient) -> None:
 def test_several_workers_need_postgresql_and_redis(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KOSTI_DATABASE_URL", raising=False)
     monkeypatch.delenv("KOSTI_REDIS_URL", raising=False)
-    register_commands()
     result = CliRunner().invoke(cli, ["serve", "--workers", "2", "--database", "sqlite:///x.db"])
     assert result.exit_code != 0
     assert "KOSTI_DATABASE_URL" in result.output

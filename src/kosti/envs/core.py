@@ -21,6 +21,7 @@ from kosti.games import engine_for
 from kosti.games.base import Engine, GameState
 from kosti.rolloff import starting_order
 from kosti.rules.presets import Variant
+from kosti.show import summary
 
 
 class GeneratorDice:
@@ -95,12 +96,12 @@ class Table:
 
     def text(self) -> str:
         """A short text picture of the state (``render_mode="ansi"``)."""
-        summary = self.engine.summary(self.state)
-        lines = [f"{summary['variant']}  turn {self.turn}" + ("  (over)" if self.finished else "")]
+        shown = summary(self.state)
+        lines = [f"{shown['variant']}  turn {self.turn}" + ("  (over)" if self.finished else "")]
         for seat, score in enumerate(self.scores()):
             marker = "→" if seat == self.seat_to_act() else " "
             lines.append(f"{marker} player_{seat}: {score}")
-        dice = summary.get("dice")
+        dice = shown.get("dice")
         if dice:
             lines.append(f"dice: {' '.join(map(str, dice))}")
         return "\n".join(lines) + "\n"

@@ -33,6 +33,7 @@ from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
 from kosti.server.refusal import Refusal as Refusal
+from kosti.show import summary
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -230,7 +231,7 @@ class Table:
         decisions = [] if seat is None or to_throw else engine.decisions(state)
         players = self.recorder.record.players
         return {
-            "summary": engine.summary(state),
+            "summary": summary(state),
             "players": players,
             "turn": state.turn,
             "current": seat,

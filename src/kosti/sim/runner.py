@@ -27,7 +27,8 @@ from kosti.bots.base import play_out
 from kosti.bots.levels import make_bot
 from kosti.errors import OptionError
 from kosti.games import engine_for
-from kosti.games.base import Engine, GameState
+from kosti.games.base import Engine, GameState, options_as
+from kosti.games.thousand.game import Player, ThousandState
 from kosti.roller import SeededDice
 from kosti.rolloff import starting_order
 from kosti.rules.options import ThousandOptions
@@ -109,7 +110,7 @@ class EventCounter:
 class ThousandEvents(EventCounter):
     """«Тысяча»: bolts («болты»), falls from the barrel, dumps («самосвал»), dots («точки»).
 
-    Bolts and dots are read from the summary's counters: a counter moves exactly when
+    Bolts and dots are read from the board's counters: a counter moves exactly when
     one is earned (a penalty resets it in the same turn end). Falls and dumps cannot
     always be read off (a fall to 0 with ``falls_limit = 1`` moves no counter; a dump
     looks like any score of 0), so the turn end is replayed under a counterfactual
@@ -119,37 +120,35 @@ class ThousandEvents(EventCounter):
     names = ("bolts", "falls", "dumps", "dots")
 
     def __init__(self, rules: Variant) -> None:
-        options = rules.options
-        if not isinstance(options, ThousandOptions):  # pragma: no cover - chosen by family
-            raise OptionError("not a «Тысяча» variant")
-        self.options = options
+        self.options = options_as(rules, ThousandOptions, "a game of «Тысяча»")
         overrides = rules.overrides()
         self._no_dump = make_variant(rules.preset.id, {**overrides, "dump_at": None})
         self._no_zero_fall = make_variant(rules.preset.id, {**overrides, "falls_limit": 1 << 30})
 
     @staticmethod
-    def _board(engine: Engine[Any], state: GameState) -> list[dict[str, Any]]:
-        players: list[dict[str, Any]] = engine.summary(state)["players"]
-        return players
+    def _board(engine: Engine[Any], state: GameState) -> tuple[Player, ...]:
+        if not isinstance(state, ThousandState):  # pragma: no cover - chosen by family
+            raise OptionError("not a «Тысяча» state")
+        return state.board
 
     def count(self, engine: Engine[Any], before: GameState, action: Action, after: GameState) -> list[int]:
         old = self._board(engine, before)
         new = self._board(engine, after)
-        bolts = sum(a["bolts"] != b["bolts"] for a, b in zip(old, new, strict=True))
-        dots = sum(a["dots"] != b["dots"] for a, b in zip(old, new, strict=True))
+        bolts = sum(a.bolts != b.bolts for a, b in zip(old, new, strict=True))
+        dots = sum(a.dots != b.dots for a, b in zip(old, new, strict=True))
         falls = 0
         if self.options.barrel in ("points", "open") and any(
-            b["score"] < a["score"] or b["falls"] != a["falls"] for a, b in zip(old, new, strict=True)
+            b.score < a.score or b.falls != a.falls for a, b in zip(old, new, strict=True)
         ):
             alternative = self._board(engine, self._replay(engine, before, action, self._no_zero_fall))
-            falls = sum(c["falls"] - a["falls"] for a, c in zip(old, alternative, strict=True))
+            falls = sum(c.falls - a.falls for a, c in zip(old, alternative, strict=True))
         dumps = 0
         if self.options.dump_at is not None and any(
-            b["score"] == 0 != a["score"] for a, b in zip(old, new, strict=True)
+            b.score == 0 != a.score for a, b in zip(old, new, strict=True)
         ):
             alternative = self._board(engine, self._replay(engine, before, action, self._no_dump))
             dumps = sum(
-                b["score"] == 0 and c["score"] == self.options.dump_at
+                b.score == 0 and c.score == self.options.dump_at
                 for b, c in zip(new, alternative, strict=True)
             )
         return [bolts, falls, dumps, dots]
