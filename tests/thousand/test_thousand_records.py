@@ -58,6 +58,7 @@ RULES = (
     "counts-restart",
     "barrel-open-dots-restart",
     "opening-fail-count",
+    "penalty-off-barrel",
 )
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from kosti.actions import Action, Hold, Stop
+from kosti.actions import Action, CellAction, Hold, Stop
 from kosti.bots.base import Advice
 from kosti.i18n import Catalog
 from kosti.tui.boards import Board, SheetBoard, board_for
@@ -21,6 +23,15 @@ from kosti.tui.text import card_name, hint_text, log_text
 
 if TYPE_CHECKING:
     from kosti.tui.app import KostiApp
+
+
+SMALL_WIDTH = 100
+SMALL_HEIGHT = 30
+
+
+def is_small(size: Size) -> bool:
+    """A terminal too small for the dice beside the board (80 × 24 is): the dice go above it."""
+    return size.width < SMALL_WIDTH or size.height < SMALL_HEIGHT
 
 
 def game_bindings(t: Catalog, family: str) -> list[Binding]:
@@ -63,18 +74,40 @@ class GameScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Static(id="status")
+        self.small = is_small(self.app.size)
+        self._shown_log = 0
+        board = board_for(self.session.family, small=self.small)
+        log = RichLog(id="log", wrap=True, markup=False)
+        if not self.small:
+            yield Header()
+            with Horizontal(id="main"):
+                with Vertical(id="left"):
+                    yield Static(id="status")
+                    with Horizontal(id="dice"):
+                        for i in range(5):
+                            yield DieView(i, id=f"die-{i}")
+                    yield Static(id="turn")
+                    yield Static(id="prompt")
+                    yield Static(id="message")
+                    yield log
+                yield board
+            yield Footer()
+            return
+        # a small terminal: the dice (drawn small) and the turn above, the board and the log below
+        with Vertical(id="main", classes="small"):
+            with Horizontal(id="top"):
                 with Horizontal(id="dice"):
                     for i in range(5):
-                        yield DieView(i, id=f"die-{i}")
-                yield Static(id="turn")
-                yield Static(id="prompt")
-                yield Static(id="message")
-                yield RichLog(id="log", wrap=True, markup=False)
-            yield board_for(self.session.family)
+                        yield DieView(i, id=f"die-{i}", small=True)
+                with Vertical(id="info"):
+                    yield Static(id="status")
+                    yield Static(id="turn")
+                    yield Static(id="prompt")
+            yield Static(id="message")
+            body = Horizontal if self.session.family == "sheet" else Vertical
+            with body(id="body"):
+                yield board
+                yield log
         yield Footer()
 
     def on_mount(self) -> None:
@@ -83,10 +116,21 @@ class GameScreen(Screen[None]):
         self.sub_title = variant.preset.name(self.t.lang) + (
             f" · {variant.spec}" if variant.overrides() else ""
         )
+        self._dress()
+        self._after_move()
+
+    def _dress(self) -> None:
+        """What a freshly composed screen needs: titles, the first drawing, the focus."""
         self.query_one("#log", RichLog).border_title = self.t("game.log")
         self.redraw()
         self._focus_board()
-        self._after_move()
+
+    async def on_resize(self, event: events.Resize) -> None:
+        # crossing the size where the layout changes composes the screen anew; the game
+        # lives in the session, so nothing is lost
+        if is_small(event.size) != self.small:
+            await self.recompose()
+            self._dress()
 
     def _focus_board(self) -> None:
         if self.session.family == "sheet":
@@ -307,11 +351,13 @@ class GameScreen(Screen[None]):
             label = ""
             if face is not None and not stale:
                 if i in locked:
-                    label = self.t("dice.locked")
+                    label = "locked"
                 elif i in session.marked:
-                    label = self.t("dice.aside") if session.family == "thousand" else self.t("dice.held")
+                    label = "aside" if session.family == "thousand" else "held"
                 elif i in scoring:
-                    label = self.t("dice.scores")
+                    label = "scores"
+            if label:
+                label = self.t(f"dice.{label}_short" if self.small else f"dice.{label}")
             view.show_die(
                 DieLook(
                     face,
@@ -356,8 +402,11 @@ class GameScreen(Screen[None]):
         family = session.family
         decisions = session.decisions()
         if family == "sheet":
-            can_throw = any(isinstance(a, Hold) for a in decisions)
-            return t("prompt.sheet_throw") if can_throw else t("prompt.sheet_record")
+            if any(isinstance(a, Hold) for a in decisions):
+                return t("prompt.sheet_throw")
+            if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
+                return t("prompt.sheet_announce")  # column II: a throw on needs an announcement
+            return t("prompt.sheet_record")
         if family == "thousand":
             if getattr(session.state, "choosing", False):
                 return t("prompt.thousand_choose")

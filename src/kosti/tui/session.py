@@ -201,6 +201,17 @@ class Session:
     def marked_faces(self) -> Faces:
         return tuple(sorted(self.table[i] for i in self.marked))
 
+    def after_marked(self) -> GameState | None:
+        """The state once the marked dice are set aside («Тысяча», while choosing): what the
+        turn would then hold. The state itself when there is nothing to set aside; ``None``
+        when the marked dice cannot be set aside."""
+        if self.family != "thousand" or not getattr(self.state, "choosing", False):
+            return self.state
+        try:
+            return self._check([SetAside(self.marked_faces())])
+        except Refused:
+            return None
+
     # -- the player's keys -------------------------------------------------------
 
     def toggle(self, position: int) -> None:
