@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kosti.cli import app, fail
+from kosti.commands.common import fail
 from kosti.errors import KostiError
 
 
@@ -24,7 +24,6 @@ def parse_options(preset: str, options: list[str]) -> dict[str, Any]:
     return overrides
 
 
-@app.command()
 def play(
     preset: Annotated[
         str | None,
