@@ -40,6 +40,7 @@ from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
 from kosti.server.refusal import Refusal as Refusal
+from kosti.show import summary
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -363,7 +364,7 @@ class Table:
         players = self.recorder.record.players
         shown = [self.shown_name(s, lang) for s in self.order]
         return {
-            "summary": engine.summary(state),
+            "summary": summary(state),
             "players": players,
             "shown": dict(zip(players, shown, strict=True)),
             "turn": state.turn,
