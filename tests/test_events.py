@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.actions import CellAction, Hold, Roll, Score, Stop
@@ -227,6 +227,9 @@ def test_a_second_yahtzee_earns_its_bonus_event() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(preset=st.sampled_from(sorted(PRESETS)), players=st.integers(1, 3), seed=st.integers(0, 2**32 - 1))
+@example(preset="poker-mandatory", players=1, seed=0)  # the bank bonus, once the sheet is full
+@example(preset="poker-fences", players=2, seed=0)  # column bonuses and penalties, scratches
+@example(preset="poker-showdown", players=3, seed=0)  # antes and banks among three
 def test_random_games_of_every_preset_are_explained_point_by_point(
     preset: str, players: int, seed: int
 ) -> None:

@@ -394,14 +394,34 @@ def test_a_scorekeeper_game_is_typed_in_to_the_end(client: TestClient) -> None:
     assert record["players"] == ["Anna", "Boris"]
 
 
-def test_the_page_has_every_word_in_both_languages() -> None:
+def page_words() -> dict[str, dict[str, set[str]]]:
+    """The page's own catalog (static/i18n.js): each key of each language with its placeholders."""
     source = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    tables = {}
+    tables: dict[str, dict[str, set[str]]] = {}
     for lang in ("EN", "RU"):
         block = re.search(rf"const {lang} = \{{(.*?)\n\}};", source, re.S)
         assert block is not None
-        tables[lang] = dict(re.findall(r'^\s+(\w+): "((?:[^"\\]|\\.)*)",$', block.group(1), re.M))
+        # a key starts a line indented by two; its value (a text or plural forms) runs to the next key
+        parts = re.split(r"^  (\w+): ", block.group(1), flags=re.M)[1:]
+        pairs = zip(parts[::2], parts[1::2], strict=True)
+        tables[lang] = {key: set(re.findall(r"\{(\w+)\}", value)) for key, value in pairs}
+    return tables
+
+
+def test_the_page_has_every_word_in_both_languages() -> None:
+    tables = page_words()
     assert len(tables["EN"]) > 50
     assert tables["EN"].keys() == tables["RU"].keys()
-    for key, text in tables["EN"].items():
-        assert set(re.findall(r"\{(\w+)\}", text)) == set(re.findall(r"\{(\w+)\}", tables["RU"][key])), key
+    for key, names in tables["EN"].items():
+        assert names == tables["RU"][key], key
+
+
+def test_every_word_the_page_asks_for_is_in_its_catalog() -> None:
+    words = page_words()["EN"]
+    used = set()
+    for script in STATIC.glob("*.js"):
+        used |= set(re.findall(r"\bt\(\"(\w+)\"", script.read_text(encoding="utf-8")))
+    assert len(used) > 50
+    assert sorted(used - words.keys()) == []
+    # and nothing in the catalog that no script asks for
+    assert sorted(words.keys() - used - {"language", "languageLabel"}) == []

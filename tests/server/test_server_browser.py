@@ -78,6 +78,7 @@ def test_two_browsers_play_a_whole_game_with_a_reload(base_url: str) -> None:
 
         anna.goto(base_url + "/")
         anna.select_option("#preset", "poker-free")
+        anna.locator(".more summary").click()
         anna.fill("#options", "lower=[chance]")
         anna.fill("#seats", "2")
         anna.fill("#name", "Anna")

@@ -12,10 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from server_helpers import fast_settings, first_legal_bots, new_table, seat_players, uvicorn_thread
 from starlette.websockets import WebSocketDisconnect
-from typer.testing import CliRunner
 
-from kosti.cli import app as cli
-from kosti.cli import register_commands
 from kosti.rules import options as option_classes
 from kosti.rules.presets import PRESETS, variant
 from kosti.server.app import create_app
@@ -348,16 +345,13 @@ def test_the_api_docs_page_is_not_served(client: TestClient) -> None:
 # -- workers need shared storage ---------------------------------------------------------------
 
 
-def test_several_workers_need_postgresql_and_redis(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_several_workers_need_postgresql_and_redis(kosti: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KOSTI_DATABASE_URL", raising=False)
     monkeypatch.delenv("KOSTI_REDIS_URL", raising=False)
-    register_commands()
-    result = CliRunner().invoke(cli, ["serve", "--workers", "2", "--database", "sqlite:///x.db"])
-    assert result.exit_code != 0
-    assert "KOSTI_DATABASE_URL" in result.output
-    assert "KOSTI_REDIS_URL" in result.output
-    result = CliRunner().invoke(
-        cli, ["serve", "--workers", "2", "--database", "postgresql://u@127.0.0.1/x", "--redis", ""]
-    )
-    assert "KOSTI_REDIS_URL" in result.output
-    assert "KOSTI_DATABASE_URL" not in result.output
+    result = kosti("serve", "--workers", "2", "--database", "sqlite:///x.db")
+    assert result.code != 0
+    assert "KOSTI_DATABASE_URL" in result.err
+    assert "KOSTI_REDIS_URL" in result.err
+    result = kosti("serve", "--workers", "2", "--database", "postgresql://u@127.0.0.1/x", "--redis", "")
+    assert "KOSTI_REDIS_URL" in result.err
+    assert "KOSTI_DATABASE_URL" not in result.err

@@ -109,7 +109,8 @@ def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
         ({"score": "chance"}, "illegal"),  # dice first
         ({"hold": [7]}, "bad_action"),
         ({"dance": 1}, "bad_action"),
-        (["throw"], "bad_action"),
+        ([], "bad_action"),  # a move is one to four actions
+        (["throw", {"hold": []}, {"hold": []}, {"hold": []}, {"hold": []}], "bad_action"),
         ("roll 1 2 3 4 5", "bad_action"),  # the notation is read as the record form is
         ("hold 7", "bad_action"),
         ("dance", "bad_action"),

@@ -7,7 +7,10 @@ has shown). The database's unique (table, version) key keeps one order of events
 per table across processes: a process whose copy of a table is behind loses the
 write, reads what it missed from the log, and refuses the request as stale. Each
 commit is then published (:mod:`kosti.server.bus`) for the other processes' sockets.
-Bots move from here too, in the process that holds the table's lease.
+Bots move from here too, in the process that holds the table's lease, and so does a
+timed table's clock: a move not made within the table's timer goes to a stand-in bot
+(``timeout``), and a table whose players are all away for another timer's length is
+abandoned.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from fastapi import WebSocket
 
 from kosti.bots.base import Advisor, Bot
 from kosti.errors import KostiError
+from kosti.i18n import catalog
+from kosti.phrases import hint_text
 from kosti.rules.presets import variant
 from kosti.server.bus import Bus, LocalBus
 from kosti.server.limits import check_options
@@ -62,9 +67,19 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    since: float = field(default_factory=time.monotonic)
+    """When the table's state was last shown: the turn timer counts from here."""
 
     def spectators(self) -> int:
         return sum(1 for seat in self.sockets.values() if seat is None)
+
+    def seconds_left(self) -> float | None:
+        """What is left of the move being timed, if one is."""
+        timer = self.table.settings.timer
+        if timer is None or self.table.seat_to_time() is None:
+            return None
+        return max(0.0, timer - (time.monotonic() - self.since))
 
 
 class Hub:
@@ -102,13 +117,50 @@ class Hub:
             mine = await self._storage(self.store.live, creator)
             if mine >= self.settings.tables_per_address:
                 raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
-        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints)
-        seed = secrets.token_bytes(32) if body.mode == "online" else None
+        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
+        return (await self._new_room(settings, creator)).table
+
+    async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
+        seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
         await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
-        room = Room(Table(table_id, settings, seed, self.bots))
+        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
         self.rooms[table_id] = room
-        return room.table
+        return room
+
+    async def rematch(self, room: Room, token: str) -> str:
+        """The table of the rematch of ``room``'s game, made now if nobody has asked before:
+        the same game and seats, bots seated, each player's seat kept for them."""
+        async with room.lock:
+            old = room.table
+            if old.rematch is not None:
+                old.seat_of(token)
+                return old.rematch
+            old.plan_rematch(token, "")  # refuse before a table is made for nothing
+            new = await self._new_room(old.settings, None)
+            await self._commit(new, new.table.plan_reserve(old.seats))
+            await self._commit(room, old.plan_rematch(token, new.table.id))
+            return new.table.id
+
+    def open_tables(self, lang: str) -> list[dict[str, Any]]:
+        """The public tables of this process still waiting for players, newest first."""
+        found = []
+        for room in reversed(self.rooms.values()):
+            table = room.table
+            if table.settings.private or table.status != "waiting" or not table.free_seats():
+                continue
+            found.append(
+                {
+                    "id": table.id,
+                    "preset": table.rules.preset.id,
+                    "name": table.rules.preset.name(lang),
+                    "seats": len(table.seats),
+                    "taken": len(table.seats) - table.free_seats(),
+                    "timer": table.settings.timer,
+                    "mode": table.settings.mode,
+                }
+            )
+        return found[:50]
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, rebuilt from its log if it is not in memory."""
@@ -124,7 +176,8 @@ class Hub:
             stored = await self._storage(self.store.load, table_id)
             if stored is None:
                 raise Refusal("not_found", "there is no such table")
-            table = Table(stored.id, TableSettings.from_json(stored.settings), stored.server_seed, self.bots)
+            settings = TableSettings.from_json(stored.settings)
+            table = Table(stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in)
             for entry in stored.events:
                 table.apply(entry)
             self._trim()
@@ -209,10 +262,11 @@ class Hub:
         return True
 
     async def _after_change(self, room: Room) -> None:
-        if room.table.status == "finished":
+        if room.table.over:
             with contextlib.suppress(Refusal):
                 await self._storage(self.store.finish, room.table.id)
         self.kick_bot(room)
+        self.wind_clock(room)
 
     async def _catch_up(self, room: Room) -> bool:
         """Apply what the log holds beyond the table's version (another process wrote it); any?"""
@@ -239,6 +293,7 @@ class Hub:
                 if fresh:
                     await self.broadcast(room)
         self.kick_bot(room)
+        self.wind_clock(room)
 
     async def reconnected(self) -> None:
         """The bus was cut off: every table here may have missed commits."""
@@ -251,8 +306,16 @@ class Hub:
     # -- showing -----------------------------------------------------------
 
     async def broadcast(self, room: Room) -> None:
-        """The table's state to every socket here, serialised once."""
-        await self._send_all(room, json.dumps(state_message(room.table), separators=(",", ":")))
+        """The table's state to every socket here, worded in each one's language (serialised once a
+        language); the turn timer starts again from here."""
+        room.since = time.monotonic()
+        texts: dict[str, str] = {}
+        for socket in list(room.sockets):
+            lang = socket_language(socket)
+            if lang not in texts:
+                message = state_message(room.table, lang, room.seconds_left())
+                texts[lang] = json.dumps(message, separators=(",", ":"))
+            await self._send(room, socket, texts[lang])
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
@@ -260,11 +323,47 @@ class Hub:
 
     async def _send_all(self, room: Room, text: str) -> None:
         for socket in list(room.sockets):
-            try:
-                await socket.send_text(text)
-            except Exception:  # a socket that cannot be written to has gone
-                log.info("dropping a socket of table %s", room.table.id, exc_info=True)
-                room.sockets.pop(socket, None)
+            await self._send(room, socket, text)
+
+    @staticmethod
+    async def _send(room: Room, socket: WebSocket, text: str) -> None:
+        try:
+            await socket.send_text(text)
+        except Exception:  # a socket that cannot be written to has gone
+            log.info("dropping a socket of table %s", room.table.id, exc_info=True)
+            room.sockets.pop(socket, None)
+
+    # -- the clock ---------------------------------------------------------
+
+    def wind_clock(self, room: Room) -> None:
+        """(Re)start the clock of a timed table after a change: the move being timed, or the
+        wait for players who are all away."""
+        if room.clock_task is not None and not room.clock_task.done():
+            room.clock_task.cancel()
+        table = room.table
+        if table.settings.timer is None or table.status != "playing":
+            return
+        if table.seat_to_time() is not None or not table.present():
+            room.clock_task = asyncio.create_task(self._clock(room, table.version))
+
+    async def _clock(self, room: Room, version: int) -> None:
+        timer = room.table.settings.timer or 0
+        try:
+            await asyncio.sleep(max(0.0, timer - (time.monotonic() - room.since)))
+            if not await self.bus.claim(room.table.id):
+                return  # the process that drives this table keeps its clock
+            async with room.lock:
+                table = room.table
+                seat = table.seat_to_time()
+                if seat is not None:
+                    events = table.plan_timeout(seat, version)
+                else:
+                    events = table.plan_abandon(version)
+                await self._commit(room, events)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of table %s stopped", room.table.id)
 
     # -- bots --------------------------------------------------------------
 
@@ -311,7 +410,7 @@ class Hub:
 
     @staticmethod
     def _idle(room: Room) -> bool:
-        quiet = room.bot_task is None or room.bot_task.done()
+        quiet = all(task is None or task.done() for task in (room.bot_task, room.clock_task))
         return quiet and not room.sockets and not room.lock.locked()
 
     def _trim(self) -> None:
@@ -338,16 +437,20 @@ class Hub:
             self._advisors[family] = found
         return self._advisors[family]
 
-    async def hint(self, room: Room, message: HintMessage) -> dict[str, Any]:
+    async def hint(self, room: Room, message: HintMessage, lang: str = "en") -> dict[str, Any]:
+        """The advisor's best decisions (:class:`~kosti.bots.base.Advice`) and the hint line of the
+        terminal game in ``lang`` (:func:`kosti.phrases.hint_text`)."""
         async with room.lock:
             state = room.table.check_hint(message.token, message.version)
         advisor = self.advisor(room.table.rules.family)
         if advisor is None:
             raise Refusal("no_hints", "no bot here can advise on this game")
         advice = await anyio.to_thread.run_sync(advisor.advise, state)
+        style = "cards" if getattr(room.table.rules.options, "faces", "pips") == "cards" else "pips"
         return {
             "type": "hint",
             "version": message.version,
+            "text": hint_text(room.table.rules.family, advice, catalog(lang), style),
             "advice": [
                 {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
             ],
@@ -357,10 +460,11 @@ class Hub:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await room.bot_task
+            for task in (room.bot_task, room.clock_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
         await self.bus.close()
         self.store.close()
 
@@ -372,8 +476,16 @@ def _same(stored: list[Event], ours: list[Event]) -> bool:
     return key(stored) == key(ours)
 
 
-def state_message(table: Table) -> dict[str, Any]:
-    return {"type": "state", "version": table.version, "table": table.view()}
+def socket_language(socket: WebSocket) -> str:
+    """The language a socket asked for (``/ws/{id}?lang=ru``): ``ru`` or ``en``."""
+    return "ru" if socket.query_params.get("lang") == "ru" else "en"
+
+
+def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
+    """The ``state`` message: the table as ``lang``'s readers see it, with the timed move's time left."""
+    view = table.view(lang)
+    view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
+    return {"type": "state", "version": table.version, "table": view}
 
 
 def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:

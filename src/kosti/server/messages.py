@@ -32,6 +32,8 @@ class CreateTable(Strict):
     seats: int = Field(ge=1, le=MAX_SEATS)
     mode: Literal["online", "scorekeeper"] = "online"
     hints: bool = False
+    private: bool = False
+    timer: int | None = Field(default=None, ge=10, le=3600, description="Seconds for each move.")
 
 
 class JoinTable(Strict):
@@ -39,6 +41,8 @@ class JoinTable(Strict):
 
     name: str = Field(min_length=1, max_length=NAME_LENGTH)
     client_seed: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    token: str | None = Field(default=None, min_length=1, max_length=TOKEN_LENGTH)
+    """The seat token of the table a rematch came from: sit down in the seat it keeps."""
 
     @field_validator("name")
     @classmethod
@@ -56,6 +60,18 @@ class AddBot(Strict):
     level: str = Field(default="random", pattern=r"^[a-z0-9_-]{1,24}$")
 
 
+class SeatRequest(Strict):
+    """A request of the seat of ``token``: take it back, offer a rematch."""
+
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class LeaveTable(SeatRequest):
+    """Resign (``resign``: and watch on) or leave the table; a stand-in bot plays the seat out."""
+
+    resign: bool = False
+
+
 class ActionMessage(Strict):
     """Act for the seat of ``token`` at table version ``version``.
 
@@ -67,7 +83,8 @@ class ActionMessage(Strict):
     type: Literal["action"]
     version: int = Field(ge=0)
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
-    action: str | dict[str, Any]
+    action: str | dict[str, Any] | list[str | dict[str, Any]]
+    """One action, or a list of up to four played as one move (a hold and the throw after it)."""
 
 
 class HintMessage(Strict):
@@ -76,6 +93,24 @@ class HintMessage(Strict):
     type: Literal["hint"]
     version: int = Field(ge=0)
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class UndoMessage(Strict):
+    """Scorekeeper: take back the last action."""
+
+    type: Literal["undo"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class EditMessage(Strict):
+    """Scorekeeper: throw number ``throw`` (from 1) showed ``faces``; the game is replayed."""
+
+    type: Literal["edit"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+    throw: int = Field(ge=1)
+    faces: list[int] = Field(min_length=1, max_length=5)
 
 
 class HelloMessage(Strict):
@@ -91,7 +126,7 @@ class PingMessage(Strict):
     type: Literal["ping"]
 
 
-AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage
+AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage | UndoMessage | EditMessage
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 

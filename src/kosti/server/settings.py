@@ -75,6 +75,9 @@ class ServerSettings:
     hint_levels: tuple[str, ...] = ("optimal", "heuristic")
     """Bots asked for hints, the first that can advise (implements ``Advisor``) answers."""
 
+    stand_in: str = "heuristic"
+    """The level of the bot that plays for a player who ran out of time or left."""
+
 
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once."""

@@ -1,9 +1,12 @@
 """Play over a table's WebSocket ``/ws/{id}``: the state after every change, actions and hints in.
 
-On connecting the client gets ``{"type": "state", "version", "table"}`` and gets one
-again after every change. It may send ``{"type": "action", "version", "token", "action"}``,
-``{"type": "hint", "version", "token"}``, ``{"type": "hello", "token"}`` (this socket is
-that seat's) and ``{"type": "ping"}``; a refused message is answered
+On connecting (``/ws/{id}?lang=ru`` for the log and bot names in Russian) the client
+gets ``{"type": "state", "version", "table"}`` and gets one again after every change.
+It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hint",
+"version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``), ``{"type":
+"hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
+scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
+"version", "token", "throw", "faces"}``; a refused message is answered
 ``{"type": "error", "code", "reason", "version"}`` and changes nothing, and
 ``{"type": "notice", "code", "reason"}`` tells of trouble on the server's side
 (``storage_lost``: the change waits for storage to come back).
@@ -20,14 +23,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from kosti.server.hub import Hub, Room, error_message, state_message
-from kosti.server.messages import ActionMessage, HelloMessage, HintMessage, client_message, reason
+from kosti.server.hub import Hub, Room, error_message, socket_language, state_message
+from kosti.server.messages import (
+    ActionMessage,
+    EditMessage,
+    HelloMessage,
+    HintMessage,
+    UndoMessage,
+    client_message,
+    reason,
+)
 from kosti.server.refusal import Refusal
 from kosti.server.routes.deps import HubDep, SettingsDep
 from kosti.server.settings import ServerSettings, TokenBucket
@@ -102,6 +114,11 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_json(message)
 
+    async def send_state(self) -> None:
+        """The table as this socket's reader sees it (``?lang=``), with the clock's time left."""
+        lang = socket_language(self.websocket)
+        await self.send(state_message(self.room.table, lang, self.room.seconds_left()))
+
     async def handle(self, text: str) -> None:
         try:
             message = client_message.validate_json(text)
@@ -109,25 +126,33 @@ class Connection:
             await self.refuse("bad_message", reason(error))
             return
         try:
-            if isinstance(message, HelloMessage | ActionMessage | HintMessage):
+            if isinstance(message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage):
                 self.sit(self.room.table.seat_of(message.token))
-            if isinstance(message, ActionMessage):
-                action = message
-
-                def plan(table: Table) -> list[Event]:
-                    return table.plan_action(action.token, action.version, action.action)
-
-                await self.hub.change(self.room, plan)
+            if isinstance(message, ActionMessage | UndoMessage | EditMessage):
+                await self.hub.change(self.room, _planner(message))
             elif isinstance(message, HintMessage):
-                await self.send(await self.hub.hint(self.room, message))
+                await self.send(await self.hub.hint(self.room, message, socket_language(self.websocket)))
             elif isinstance(message, HelloMessage):
-                await self.send(state_message(self.room.table))
+                await self.send_state()
             else:
                 await self.send({"type": "pong", "version": self.room.table.version})
         except Refusal as refusal:
             await self.send(error_message(refusal, self.room.table))
             if refusal.code == "stale":
-                await self.send(state_message(self.room.table))
+                await self.send_state()
+
+
+def _planner(message: ActionMessage | UndoMessage | EditMessage) -> Callable[[Table], list[Event]]:
+    """What a move, an undo or an edit plans at the table."""
+
+    def plan(table: Table) -> list[Event]:
+        if isinstance(message, ActionMessage):
+            return table.plan_action(message.token, message.version, message.action)
+        if isinstance(message, UndoMessage):
+            return table.plan_undo(message.token, message.version)
+        return table.plan_edit(message.token, message.version, message.throw, message.faces)
+
+    return plan
 
 
 async def _close(websocket: WebSocket, code: int) -> None:
@@ -155,7 +180,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
             if pending is None:
                 return
         room.sockets.setdefault(websocket, None)
-        await connection.send(state_message(room.table))
+        await connection.send_state()
         if pending:
             await connection.handle(pending)
         while True:
