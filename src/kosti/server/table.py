@@ -57,6 +57,9 @@ MAX_CHAINED_THROWS = 100
 """Throws the server makes on its own within one turn (compulsory throws) before it stops."""
 
 LOG_TAIL = 60
+
+WORDED = "_worded"
+"""Where a log entry keeps its lines, by language, once worded (never shown as such)."""
 """Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
@@ -320,9 +323,15 @@ class Table:
             }
             for i, s in enumerate(self.seats)
         ]
-        log_tail = [{**entry, "lines": log_lines(self, entry, lang)} for entry in self.log[-LOG_TAIL:]]
-        for entry in log_tail:
-            entry.pop("events", None)
+        log_tail = []
+        for entry in self.log[-LOG_TAIL:]:
+            # an entry's lines never change once written: word each once a language
+            worded = entry.setdefault(WORDED, {})
+            if lang not in worded:
+                worded[lang] = log_lines(self, entry, lang)
+            shown = {k: v for k, v in entry.items() if k not in ("events", WORDED)}
+            shown["lines"] = worded[lang]
+            log_tail.append(shown)
         data: dict[str, Any] = {
             "id": self.id,
             "variant": self.rules.spec,
@@ -767,7 +776,7 @@ class Table:
         bot = self._bots.get(seat)
         if bot is None:
             occupant = self.seats[seat]
-            level = occupant.bot if occupant and occupant.bot else "random"
+            level = occupant.bot if occupant and occupant.bot else self.stand_in
             seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:8], "big")
             bot = self._bots[seat] = self._bot_factory(level, self.rules.family, seed)
         return bot
