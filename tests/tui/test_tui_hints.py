@@ -83,3 +83,21 @@ def test_settlement_is_a_decimal_with_the_exact_fraction_beside_it() -> None:
     assert settlement_text(Fraction(-5, 3), decimal_comma=True).plain == "−1,67 (−5/3)"
     assert settlement_text(Fraction(12)).plain == "+12"
     assert settlement_text(0).plain == "0"
+
+
+def test_the_rules_screen_is_this_tables() -> None:
+    from kosti.tui.help_screen import rules_markdown
+
+    classic = rules_markdown(variant("thousand-classic"), Catalog("en"))
+    assert "This table: opening 50, pits 200–300, 600–700, barrel 880 × 3" in classic
+    assert "Overtaking** a player costs them 50" in classic
+    v2 = rules_markdown(variant("thousand-v2"), Catalog("ru"))
+    assert "За этим столом: открытие 75, бочка с потолком 850." in v2
+    for absent in ("Обгон", "Самосвал", "Болты", "Ямы", "обгон"):
+        assert absent not in v2, absent  # thousand-v2 has none of these penalties
+    for raw in ("rolloff", "choice", "capped", "false", "True", "None"):
+        assert raw not in v2, raw  # values in words, in Russian
+    assert "| Откладывание костей | на выбор |" in v2
+    fences = rules_markdown(variant("poker-fences"), Catalog("en"))
+    assert "Upper bonus threshold" not in fences  # the sign rule has no threshold
+    assert "| Scratching | yes |" in fences
