@@ -54,7 +54,7 @@ def test_a_refused_key_changes_nothing() -> None:
     session.throw()
     with pytest.raises(Refused) as refused:
         session.record("ones")  # already recorded
-    assert refused.value.key == "refuse.cell"
+    assert refused.value.key == "refuse.cell_filled"
     assert session.state is not before and session.state.dice == (6, 6, 6, 6, 6)  # type: ignore[attr-defined]
     with pytest.raises(Refused):
         session.stop()  # score sheets have no stop
@@ -267,3 +267,16 @@ def test_the_log_says_why_a_score_fell_with_a_true_minus(
     assert lines[-1] == line
     assert engine_for(session.variant).scores(session.state) == [105 - 50, 120]
     assert not any("-" in text for text in lines)
+
+
+def test_a_refused_cell_says_why() -> None:
+    session = Session.new(variant("poker-classic"), [Seat("Anna")], ScriptedDice([(6, 6, 6, 2, 3)] * 2))
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.record("pair")  # poker-classic: the upper section first (RULES.md §1.4)
+    assert refused.value.key == "refuse.cell_upper_first"
+    session.record("sixes")
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.record("sixes")
+    assert (refused.value.key, refused.value.params) == ("refuse.cell_filled", {"cell": "sixes"})

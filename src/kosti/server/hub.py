@@ -453,7 +453,7 @@ class Hub:
         return {
             "type": "hint",
             "version": message.version,
-            "text": hint_text(room.table.rules.family, advice, catalog(lang), style),
+            "text": hint_text(room.table.rules.family, advice, catalog(lang), style, state),
             "advice": [
                 {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
             ],

@@ -280,7 +280,8 @@ class GameScreen(Screen[None]):
         if session.state is not state:
             return  # the player moved on meanwhile
         self.message = Text(
-            "💡 " + hint_text(session.family, advice, self.t, session.faces_style), style="cyan"
+            "💡 " + hint_text(session.family, advice, self.t, session.faces_style, session.state),
+            style="cyan",
         )
         self.redraw()
 
@@ -355,7 +356,12 @@ class GameScreen(Screen[None]):
             self._after_move()
 
     def _refuse(self, refusal: Refused) -> None:
-        self.message = Text("✗ " + self.t(refusal.key, **refusal.params), style="bold red")
+        params = dict(refusal.params)
+        if isinstance(params.get("cell"), str):
+            params["cell"] = self.t.cell(params["cell"])
+        if isinstance(params.get("cells"), list):
+            params["cells"] = ", ".join(f"«{self.t.cell(c)}»" for c in params["cells"])
+        self.message = Text("✗ " + self.t(refusal.key, **params), style="bold red")
         self.redraw()
         self.app.bell()
 

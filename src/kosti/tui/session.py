@@ -359,8 +359,36 @@ class Session:
         if self.to_throw:
             raise Refused("refuse.throw_first")
         if action not in self.decisions():
+            if isinstance(action, CellAction) and action.kind != "announce":
+                raise self._cell_refusal(action.cell, refusal)
             raise Refused(refusal)
         self._apply(action)
+
+    def _cell_refusal(self, cell: str, fallback: str) -> Refused:
+        """Why ``cell`` cannot be recorded or scratched now (RULES.md §4: a refusal says why)."""
+        from kosti.games.sheet.game import SHEET, SheetState, cells_of, options_of
+        from kosti.rules.options import UPPER_CELLS
+
+        state = self.state
+        if not isinstance(state, SheetState):
+            return Refused(fallback)
+        names = cells_of(options_of(state))
+        column = state.sheets[state.current].columns[SHEET.column(state)]
+        if cell in names and column[names.index(cell)] is not None:
+            return Refused("refuse.cell_filled", cell=cell)
+        if state.announced is not None:
+            return Refused("refuse.cell_announced", cell=state.announced)
+        if fallback == "refuse.scratch" and cell in UPPER_CELLS:
+            return Refused("refuse.scratch_upper")
+        allowed = SHEET.open_cells(state)
+        if SHEET.column_kind(state) == "ordered" and allowed:
+            return Refused("refuse.cell_order", cell=allowed[0])
+        scorable = SHEET.scorable_cells(state)
+        if cell in allowed and scorable and fallback == "refuse.cell":
+            return Refused("refuse.cell_joker", cells=scorable)  # a forced joker («джокер»)
+        if cell not in UPPER_CELLS and options_of(state).stages == "sequential":
+            return Refused("refuse.cell_upper_first")
+        return Refused(fallback)
 
     def _check(self, actions: Sequence[Action]) -> GameState:
         """The state after ``actions`` on the pure engine; :class:`Refused` if one is illegal."""

@@ -13,12 +13,11 @@ from kosti.errors import IllegalActionError
 from kosti.events import Event, EventKind
 from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import UPPER_CELLS, ColumnKind, SheetOptions
 from kosti.rules.presets import Variant
 
 COLUMN_NAMES: tuple[str, ...] = ("I", "II", "III")
-COLUMN_KINDS: tuple[str, ...] = ("free", "announced", "ordered")
-"""poker-fences columns: I free, II announced, III in table order (RULES.md §1.7)."""
+"""The columns' names on the sheet; what each column is comes from ``SheetOptions.column_kinds``."""
 
 
 def options_of(state: SheetState) -> SheetOptions:
@@ -113,8 +112,7 @@ class SheetEngine(Engine[SheetState]):
     def new_game(self, variant: Variant, players: Sequence[str]) -> SheetState:
         options = options_as(variant, SheetOptions, "a score-sheet game")
         names = check_players(players)
-        n_columns = 3 if options.columns == "fences" else 1
-        empty = tuple((None,) * len(cells_of(options)) for _ in range(n_columns))
+        empty = tuple((None,) * len(cells_of(options)) for _ in options.column_kinds)
         state = SheetState(variant, names, 0, tuple(Sheet(empty) for _ in names), 0)
         return self._start_turn(state)
 
@@ -134,11 +132,9 @@ class SheetEngine(Engine[SheetState]):
         col = state.sheets[state.current].open_column()
         return 0 if col is None else col
 
-    def column_kind(self, state: SheetState) -> str:
-        """``free``, ``announced`` or ``ordered`` (always ``free`` with a single column)."""
-        if options_of(state).columns != "fences":
-            return "free"
-        return COLUMN_KINDS[self.column(state)]
+    def column_kind(self, state: SheetState) -> ColumnKind:
+        """``free``, ``announced`` or ``ordered``: the kind of the column being filled."""
+        return options_of(state).column_kinds[self.column(state)]
 
     def throws_left(self, state: SheetState) -> int:
         """Further throws this turn, counting banked ones."""
