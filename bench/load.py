@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,8 @@ class Phase:
     errors: int = 0
     moves: int = 0
     refusals: list[dict[str, Any]] = field(default_factory=list)
+    failures: Counter[str] = field(default_factory=Counter)
+    """Tables whose play stopped, by the exception that stopped it (a lost socket, a timeout)."""
 
 
 class Pair:
@@ -74,16 +77,26 @@ class Pair:
         self.tables: list[tuple[str, int]] = []
         """Every table played, with the version its sockets last saw (for the consistency check)."""
 
+    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        """POST ``body``; a kept-alive connection that the server closed meanwhile is tried again."""
+        for attempt in range(5):
+            try:
+                answer = await self.http.post(path, json=body)
+                answer.raise_for_status()
+                return answer
+            except httpx.TransportError:
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
     async def sit(self) -> None:
-        created = await self.http.post("/api/tables", json={"variant": VARIANT, "seats": 2})
-        created.raise_for_status()
+        created = await self.post("/api/tables", {"variant": VARIANT, "seats": 2})
         self.table_id = created.json()["id"]
         self.tokens = {}
         for name in ("Anna", "Boris"):
-            joined = await self.http.post(
-                f"/api/tables/{self.table_id}/join", json={"name": name, "client_seed": secrets.token_hex(8)}
-            )
-            joined.raise_for_status()
+            body = {"name": name, "client_seed": secrets.token_hex(8)}
+            joined = await self.post(f"/api/tables/{self.table_id}/join", body)
             self.tokens[joined.json()["seat"]] = joined.json()["token"]
         ws_base = self.base.replace("http", "ws")
         for seat in self.tokens:
@@ -153,7 +166,10 @@ async def run_phase(
     results = await asyncio.gather(
         *(pair.play(phase, until, think) for pair in pairs), return_exceptions=True
     )
-    phase.errors += sum(1 for r in results if isinstance(r, BaseException))
+    for result in results:
+        if isinstance(result, BaseException):
+            phase.errors += 1
+            phase.failures[type(result).__name__] += 1
     return phase, time.monotonic() - start
 
 
@@ -204,6 +220,11 @@ def report(workers: int, results: dict[str, Any]) -> None:
             f"errors {phase.errors}; load generator CPU {share:.0%} of the machine"
         )
     print(f"workers={workers} consistency: {checked - bad} of {checked} tables as their sockets saw them")
+    for name in ("human", "saturation"):
+        phase = results[name][0]
+        codes = Counter(r.get("code") for r in phase.refusals)
+        if codes or phase.failures:
+            print(f"workers={workers} {name:10}: refusals {dict(codes)}, failures {dict(phase.failures)}")
 
 
 def fresh_database(url: str) -> tuple[str, str]:
