@@ -386,16 +386,20 @@ class Table:
         return gains
 
     def _dice_on_table(self) -> list[int]:
-        """The faces of the last throw of the turn in progress, in the order they came."""
+        """The dice on the table in the turn in progress: those kept from before (where the state
+        keeps all of them, as on a score sheet), then the last throw's faces in the order they came."""
         if self.recorder is None or not self.recorder.record.turns:
             return []
         last = self.recorder.record.turns[-1]
         if len(self.recorder.record.turns) <= self.recorder.state.turn:
             return []  # that turn is over
-        for action in reversed(last.actions):
-            if isinstance(action, Roll):
-                return list(action.faces)
-        return []
+        thrown = next((list(a.faces) for a in reversed(last.actions) if isinstance(a, Roll)), [])
+        kept = list(getattr(self.recorder.state, "dice", ()))
+        for face in thrown:
+            if face not in kept:
+                return thrown  # the state's dice are not the throw's (set aside in «Тысяча»)
+            kept.remove(face)
+        return kept + thrown
 
     def _throws(self) -> list[dict[str, Any]]:
         """The throws typed in so far (scorekeeper), numbered from 1, each with its player."""
@@ -766,7 +770,7 @@ class Table:
         bot = self._bots.get(seat)
         if bot is None:
             occupant = self.seats[seat]
-            level = occupant.bot if occupant and occupant.bot else "random"
+            level = occupant.bot if occupant and occupant.bot else self.stand_in
             seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:8], "big")
             bot = self._bots[seat] = self._bot_factory(level, self.rules.family, seed)
         return bot
