@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Hold, Roll, Score
+from kosti.actions import Action, Hold, Roll, Score, Stop
 from kosti.errors import IllegalActionError, RecordError
 from kosti.games import engine_for
 from kosti.games.base import GameState
@@ -192,6 +192,29 @@ def test_a_refused_action_is_not_recorded() -> None:
     with pytest.raises(IllegalActionError):
         recorder.apply(Score("poker"))
     assert (recorder.state, recorder.record.to_json()) == before
+
+
+@pytest.mark.parametrize(
+    ("spec", "first", "refused", "still_legal"),
+    [
+        # «Тысяча»: three ones (100) may be banked; a roll of three dice where two are due
+        ("thousand-classic", Roll((1, 1, 1, 2, 3)), Roll((1, 2, 3)), Stop()),
+        # five sixes may be recorded as poker; a roll of four dice after holding nothing
+        ("poker-classic(stages=free)", Roll((6, 6, 6, 6, 6)), Roll((1, 2, 3, 4)), Score("poker")),
+    ],
+)
+def test_a_refused_roll_keeps_no_implied_throw_on(
+    spec: str, first: Roll, refused: Roll, still_legal: Action
+) -> None:
+    recorder = Recorder(variant(spec), ["Anna", "Boris"])
+    recorder.apply(first)
+    assert still_legal in recorder.engine.decisions(recorder.state)
+    before = (recorder.state, recorder.record.to_json())
+    with pytest.raises(IllegalActionError):
+        recorder.apply(refused)
+    assert (recorder.state, recorder.record.to_json()) == before
+    recorder.apply(still_legal)
+    assert replay(recorder.record) == recorder.state
 
 
 def test_overridden_options_are_recorded() -> None:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.dice import show
+from kosti.games.base import GameState
 from kosti.i18n import Catalog
 
 
@@ -62,13 +63,19 @@ def signed(value: int | float) -> str:
     return "0"
 
 
-def hint_text(family: str, advice: Sequence[Advice], t: Catalog, style: str) -> str:
-    """The hint line: the best decision and what it is worth, then the runner-up."""
+def hint_text(
+    family: str, advice: Sequence[Advice], t: Catalog, style: str, state: GameState | None = None
+) -> str:
+    """The hint line: the best decision and what it is worth, then the next best one.
+
+    In «Тысяча» (given ``state``) what a decision banks or adds now is exact and is said
+    apart from the advisor's estimate, which weighs the table too (overtaking, pits, bolts).
+    """
     if not advice:
         return t("hint.none")
     best = advice[0]
     line = t("hint.best", action=action_text(best.action, t, style))
-    worth = _worth(family, best, t)
+    worth = _thousand_worth(best, t, state) if family == "thousand" else _worth(family, best, t)
     if worth:
         line += f" ({worth})"
     if len(advice) > 1:
@@ -86,5 +93,29 @@ def _worth(family: str, advice: Advice, t: Catalog) -> str:
     if family == "sheet":
         return t("hint.sheet_value", value=f"{advice.value:.0f}")
     if family == "thousand":
-        return t("hint.thousand_value", value=f"{advice.value:.0f}")
+        return t("hint.estimate", value=number(round(advice.value)))
     return t("hint.showdown_value", value=f"{100 * advice.value:.0f}")
+
+
+def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
+    """«banks 135 points now; the heuristic's estimate ≈ 160, +25 for the table»."""
+    from kosti.games.thousand.game import ThousandState
+    from kosti.games.thousand.scoring import set_aside_points
+
+    if not isinstance(state, ThousandState):
+        return _worth("thousand", advice, t)
+    parts: list[str] = []
+    exact: int | None = None
+    if isinstance(advice.action, Stop):
+        exact = state.turn_total
+        parts.append(t.plural("hint.banks", exact))
+    elif isinstance(advice.action, SetAside):
+        added = set_aside_points(state.dice, advice.action.faces)
+        exact = state.turn_total + added
+        parts.append(t.plural("hint.adds", added))
+    if advice.value is not None:
+        estimate = t("hint.estimate", value=number(round(advice.value)))
+        if isinstance(advice.action, Stop) and exact is not None and round(advice.value) != exact:
+            estimate += ", " + t("hint.for_the_table", points=signed(round(advice.value) - exact))
+        parts.append(estimate)
+    return "; ".join(parts)

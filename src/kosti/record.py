@@ -8,18 +8,16 @@ games played with real dice and the storage of every game played here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
-from kosti.bots.base import Bot
 from kosti.errors import KostiError, RecordError
 from kosti.events import Event, Events
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.roller import DiceSource
 from kosti.rules.presets import Variant, variant
 
 
@@ -199,21 +197,40 @@ class Recorder:
         return recorder
 
     def apply(self, action: Action) -> GameState:
-        """Apply ``action`` (refused ones change nothing) and log it in the record."""
-        before = self.state
-        if isinstance(action, Roll) and self.engine.to_throw(before) == 0:
+        """Apply ``action`` and log it in the record. A refused action changes nothing: nor
+        does the decision to throw on that a refused bare roll implies (RULES.md §4)."""
+        state = self.state
+        steps = [action]
+        if isinstance(action, Roll) and self.engine.to_throw(state) == 0:
             # a bare roll where the player must first decide to throw on: the roll
             # implies that decision, as it does in a record (a resumed game stops there)
-            implied = self.engine.implicit_throw(before)
+            implied = self.engine.implicit_throw(state)
             if implied is not None:
-                self.apply(implied)
-                before = self.state
-        seat = self.engine.current_player(before)
-        after: GameState = self.engine.apply(before, action)
+                steps = [implied, action]
+        # every step is applied before anything is kept, so that a refused roll keeps no throw on
+        applied: list[tuple[Action, GameState, GameState]] = []
+        events: Events = ()
+        for step in steps:
+            after: GameState = self.engine.apply(state, step)
+            applied.append((step, state, after))
+            events += after.events
+            state = after
+        for step, before, after in applied:
+            self.log(before, step, after)
+        self.state = replace(state, events=events) if len(steps) > 1 else state
+        return self.state
+
+    def log(self, before: GameState, action: Action, after: GameState) -> None:
+        """Take ``after``, the state that ``action`` led to from the game's state ``before``,
+        as the game's state and write ``action`` in the record. :meth:`apply` calls it; so
+        does :func:`kosti.bots.base.play_out` as its ``on_action``, for a game bots play on."""
+        if before is not self.state:
+            raise KostiError("the recorder logs only an action applied to the game's own state")
         # a decision that the next roll implies is not written (RULES.md §5)
         if action != self.engine.implicit_throw(before):
             turns = self.record.turns
             if not turns or self._turn_closed:
+                seat = self.engine.current_player(before)
                 if seat is None:  # pragma: no cover - apply refuses actions after the end
                     raise KostiError("the game is over")
                 turns.append(Turn(self.record.players[seat]))
@@ -222,23 +239,5 @@ class Recorder:
         elif after.turn != before.turn:  # pragma: no cover - implicit throws never end a turn
             self._turn_closed = True
         self.state = after
-        return after
-
-    def play_out(self, bots: Sequence[Bot], dice: DiceSource, max_actions: int = 1_000_000) -> GameState:
-        """Play on to the end, ``bots[seat]`` deciding for each seat and ``dice`` throwing,
-        logging every action; stops after ``max_actions`` actions."""
-        for _ in range(max_actions):
-            state = self.state
-            if self.engine.is_finished(state):
-                break
-            n = self.engine.to_throw(state)
-            if n:
-                self.apply(Roll(dice.roll(n)))
-                continue
-            seat = self.engine.current_player(state)
-            if seat is None:  # pragma: no cover - not finished means someone acts
-                break
-            self.apply(bots[seat].choose(state))
-        return self.state
 
     _turn_closed: bool = True

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from kosti.actions import CellAction, Roll
+from kosti.actions import Action, CellAction, Roll
+from kosti.bots.base import play_out
 from kosti.errors import KostiError, RecordError
 from kosti.games import engine_for
+from kosti.games.base import GameState
 from kosti.record import Record, Recorder
 from kosti.roller import FairDice, ScriptedDice, commitment, fair_die
 from kosti.rules.presets import variant
@@ -47,27 +49,23 @@ def test_the_client_seed_keeps_each_players_part_in_seat_order() -> None:
         combine_client_seeds(["ab:c"])  # a colon would blur the HMAC message's fields
 
 
+class FirstCell:
+    """Records the first throw of every turn in the first open cell."""
+
+    name = "first-cell"
+
+    def choose(self, state: GameState) -> Action:
+        decisions = engine_for(state.variant).decisions(state)
+        return next(a for a in decisions if isinstance(a, CellAction) and a.kind == "score")
+
+
 def fair_record(players: tuple[str, ...] = ("Anna", "Boris")) -> Record:
     """A finished two-player game whose every die comes from the fair dice, as the server plays it."""
     dice = FairDice(SEED, CLIENT)
     order, throws = rolloff(players, dice)
     names = [players[i] for i in order]
     recorder = Recorder(variant("poker-free(lower=[chance])"), names)
-    engine = engine_for(recorder.state.variant)
-    for _ in range(1000):
-        if engine.is_finished(recorder.state):
-            break
-        n = engine.to_throw(recorder.state)
-        if n:
-            recorder.apply(Roll(dice.roll(n)))
-        else:
-            recorder.apply(
-                next(
-                    a
-                    for a in engine.decisions(recorder.state)
-                    if isinstance(a, CellAction) and a.kind == "score"
-                )
-            )
+    play_out(recorder.state, [FirstCell(), FirstCell()], dice, max_actions=1000, on_action=recorder.log)
     record = recorder.record
     record.extra = {
         "fair": {"server_seed_sha256": commitment(SEED), "client_seed": CLIENT, "server_seed": SEED.hex()},

@@ -17,6 +17,7 @@ from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState
 from kosti.rules import UPPER_CELLS, variant
 from kosti.settlement import settle
+from kosti.show import summary
 
 
 def cells_to(state: SheetState, kind: str = "score") -> list[str]:
@@ -141,10 +142,10 @@ def test_the_game_ends_when_every_sheet_is_full() -> None:
     # equal totals share the place
     assert SHEET.scores(state) == [60, 60]
     assert SHEET.winners(state) == [0, 1]
-    summary = SHEET.summary(state)
-    assert summary["finished"] is True
-    assert summary["winner"] is None
-    assert summary["winners"] == ["Anna", "Boris"]
+    shown = summary(state)
+    assert shown["finished"] is True
+    assert shown["winner"] is None
+    assert shown["winners"] == ["Anna", "Boris"]
     refused(state, "roll 1 2 3 4 5", "over")
     refused(state, "score chance", "over")
 
@@ -434,14 +435,14 @@ def test_fences_upper_bonus_per_column() -> None:
         state = play(state, f"scratch {name}")
     for name in ("full_house", "four_of_a_kind", "poker", "chance"):
         state = play(state, f"scratch {name}")
-    summary = SHEET.summary(state)
-    assert summary["players"][0]["upper_bonus"] == [50, -20, None]
-    assert summary["players"][0]["upper"] == [6, -1, 0]
+    shown = summary(state)
+    assert shown["players"][0]["upper_bonus"] == [50, -20, None]
+    assert shown["players"][0]["upper"] == [6, -1, 0]
     # column III: exactly 0 → nothing (its upper cells come first: no choice before the throw)
     for face, name in enumerate(UPPER_CELLS, 1):
         other = 1 if face != 1 else 2
         state = play(state, f"roll {face} {face} {face} {other} {other}", f"score {name}")
-    assert SHEET.summary(state)["players"][0]["upper_bonus"] == [50, -20, 0]
+    assert summary(state)["players"][0]["upper_bonus"] == [50, -20, 0]
 
 
 def test_fences_game_is_45_turns() -> None:
@@ -562,14 +563,14 @@ def short_three_player_game(spec: str) -> SheetState:
 def test_summary_settles_a_finished_game_against_the_average() -> None:
     state = short_three_player_game("poker-free(lower=[chance])")
     assert SHEET.scores(state) == [10, 20, 32]
-    summary = SHEET.summary(state)
-    assert summary["winner"] == "Vera"
-    assert summary["settlement"] == [
+    shown = summary(state)
+    assert shown["winner"] == "Vera"
+    assert shown["settlement"] == [
         {"name": "Anna", "result": "-32/3"},
         {"name": "Boris", "result": "-2/3"},
         {"name": "Vera", "result": "34/3"},
     ]
-    staked = SHEET.summary(short_three_player_game("poker-free(lower=[chance],stake=3)"))
+    staked = summary(short_three_player_game("poker-free(lower=[chance],stake=3)"))
     assert [r["result"] for r in staked["settlement"]] == [-32, -2, 34]
 
 

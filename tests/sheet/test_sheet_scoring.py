@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from kosti.dice import CARD_NAMES, show
-from kosti.games.sheet.scoring import cell_score, upper_bonus
+from kosti.errors import KostiError
+from kosti.games.sheet.scoring import cell_score, combination, upper_bonus
 from kosti.rules import SheetOptions, variant
 
 
@@ -397,3 +398,8 @@ def test_card_faces_are_display_only() -> None:
     for cell in ("sixes", "pair", "poker", "large_straight"):
         for dice in ((6, 6, 6, 6, 6), (2, 3, 4, 5, 6)):
             assert cell_score(cell, dice, cards) == cell_score(cell, dice, CLASSIC)
+
+
+def test_an_unknown_cell_is_a_kosti_error() -> None:
+    with pytest.raises(KostiError, match="unknown cell 'sevens'"):
+        combination("sevens", (1, 2, 3, 4, 5), "exact")

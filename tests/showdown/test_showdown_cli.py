@@ -14,6 +14,7 @@ from kosti.games.showdown.game import SHOWDOWN, ShowdownState
 from kosti.record import Record, Recorder, load, replay, states
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 RECORDS = Path(__file__).parent.parent / "records"
 
@@ -21,8 +22,8 @@ RECORDS = Path(__file__).parent.parent / "records"
 def test_the_round_record_four_fives_beat_four_fours() -> None:
     state = replay(load(RECORDS / "poker-showdown-round.json"))
     assert isinstance(state, ShowdownState)
-    summary = SHOWDOWN.summary(state)
-    anna, boris = summary["players"]
+    shown = summary(state)
+    anna, boris = shown["players"]
     assert (anna["hand"], anna["hand_sum"], anna["total"]) == ("four_of_a_kind", 16, 21)
     assert (boris["hand"], boris["hand_sum"], boris["total"]) == ("four_of_a_kind", 20, 21)
 
@@ -33,7 +34,7 @@ def test_the_deciding_record_replays_turn_by_turn() -> None:
     record = load(RECORDS / "poker-showdown-deciding.json")
     ends = [state for t, a, state in states(record) if t and a == len(record.turns[t - 1].actions)]
     assert len(ends) == len(record.turns)
-    after = [SHOWDOWN.summary(state) for state in ends]
+    after = [summary(state) for state in ends]
     # (who plays next, deciding rounds so far, bank, net winnings) after each turn
     assert [(s["current"], s["deciding"], s["bank"], [p["score"] for p in s["players"]]) for s in after] == [
         ("Boris", 0, 3, [-1, -1, -1]),

@@ -16,6 +16,7 @@ from kosti.errors import IllegalActionError
 from kosti.games.showdown.game import SHOWDOWN, ShowdownState
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 MAX_ACTIONS = 20_000
 
@@ -89,7 +90,7 @@ def test_random_legal_play(
     assert state.turn >= rounds * players
     winners = SHOWDOWN.winners(state)
     assert winners and all(state.net[i] == max(state.net) for i in winners)
-    summary = SHOWDOWN.summary(state)
-    assert summary["finished"] is True
-    assert [p["score"] for p in summary["players"]] == list(state.net)
-    assert summary["winners"] == [names[i] for i in winners]
+    shown = summary(state)
+    assert shown["finished"] is True
+    assert [p["score"] for p in shown["players"]] == list(state.net)
+    assert shown["winners"] == [names[i] for i in winners]

@@ -19,7 +19,6 @@ from kosti.rules.presets import variant
 from kosti.solver import OptimalBot, SheetAdvisor, solve
 from kosti.solver import tables as solver_tables
 from kosti.solver.advisor import spot_of, stored_value
-from kosti.solver.model import dice_tables
 from kosti.solver.tables import Solution
 
 SMALL_YAHTZEE = "yahtzee(lower=[yahtzee,full_house,chance])"
@@ -199,24 +198,22 @@ def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
 
     solution = solve(variant(SMALL_FENCES), cap=3)
     model = solution.model
-    t = dice_tables()
     state = sheet_state(SMALL_FENCES, {"ones": -3}, column=1)
     spot = spot_of(solution, state)
+    tables = model.tables
+    jc = model.cap + model.throws - 1
+    ua, la = kernels.allowed(tables, int(model.kinds[spot.column]), spot.um, spot.lm)
+    Uv = np.zeros((6, 6, jc + 2))
+    Vz = np.zeros((model.n_lower, jc + 2))
+    Vnz = np.zeros((model.n_lower, jc + 2))
+    maxVz = np.zeros(jc + 2)
+    kernels.successors(
+        tables, solution.values, spot.column, spot.lm, spot.pair, spot.flag, ua, la, Uv, Vz, Vnz, maxVz
+    )
     results = []
     for shortcut in (True, False):
-        jc = model.cap + model.throws - 1
-        W = np.zeros((jc + 1, 252))
         M = np.zeros((jc + 1, 252))
-        Uv = np.zeros((6, 6, jc + 2))
-        Vz = np.zeros((model.n_lower, jc + 2))
-        Vnz = np.zeros((model.n_lower, jc + 2))
-        maxVz = np.zeros(jc + 2)
-        kernels.turn(
-            solution.values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
-            model.up_reward, t.counts, t.prob, t.yahtzee, model.lower_score, model.joker_score,
-            model.nz_ptr, model.nz_cell, t.add, t.sub_ptr, t.sub_idx, t.count_move, spot.column, spot.lm,
-            spot.pair, spot.flag, jc, shortcut, W, M, Uv, Vz, Vnz, maxVz,
-        )  # fmt: skip
+        kernels.announced_best(tables, spot.um, ua, la, False, spot.flag, jc, shortcut, Uv, Vz, Vnz, M)
         results.append(M[1:])
     np.testing.assert_allclose(results[0], results[1], atol=1e-9)
 

@@ -17,6 +17,7 @@ from kosti.record import Record, Recorder, replay
 from kosti.roller import SeededDice
 from kosti.rules.options import ThousandOptions
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 TURN_CAP = 120
 
@@ -129,12 +130,12 @@ def try_illegal(state: ThousandState, options: ThousandOptions, rng: random.Rand
         tries.append(Roll(state.dice or (1,)))
         if options.set_aside == "all":
             tries.append(SetAside((1,)))
-    before = THOUSAND.summary(state)
+    before = summary(state)
     for action in tries:
         try:
             THOUSAND.apply(state, action)
         except IllegalActionError:
-            assert THOUSAND.summary(state) == before
+            assert summary(state) == before
         else:  # pragma: no cover - the failure message
             raise AssertionError(f"{action} was accepted in {before}")
 

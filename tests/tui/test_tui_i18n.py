@@ -12,7 +12,6 @@ from typing import Literal
 import pytest
 
 from kosti.errors import OptionError
-from kosti.games.sheet.game import COLUMN_KINDS
 from kosti.games.showdown.hands import HANDS
 from kosti.i18n import (
     LANGUAGES,
@@ -25,7 +24,14 @@ from kosti.i18n import (
     plural_category,
     rules_text,
 )
-from kosti.rules.options import LOWER_CELLS, UPPER_CELLS, SheetOptions, ShowdownOptions, ThousandOptions
+from kosti.rules.options import (
+    COLUMN_KINDS,
+    LOWER_CELLS,
+    UPPER_CELLS,
+    SheetOptions,
+    ShowdownOptions,
+    ThousandOptions,
+)
 
 SOURCES = Path(__file__).resolve().parents[2] / "src" / "kosti"
 

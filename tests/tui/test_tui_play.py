@@ -13,7 +13,7 @@ from kosti.roller import ScriptedDice
 from kosti.tui.app import KostiApp, PlayConfig
 from kosti.tui.end_screen import EndScreen
 from kosti.tui.game_screen import GameScreen
-from kosti.tui.session import Seat
+from kosti.tui.session import Seat, Session
 
 SIZE = (130, 40)
 
@@ -36,6 +36,12 @@ def app_for(
         save=tmp_path is not None,
     )
     return KostiApp(config, dice=ScriptedDice(throws))
+
+
+def recorded_cells(session: Session) -> list[str | None]:
+    """The cells the log says were recorded, in order (from the engine's events)."""
+    events = [entry.params["event"] for entry in session.log if entry.key == "event"]
+    return [event.cell for event in events if event.kind == "recorded"]
 
 
 # poker-free, solitaire: one throw (or a hold and a throw) per cell, in table order; the
@@ -75,8 +81,7 @@ async def test_a_whole_game_of_poker_free_by_keys(tmp_path: Path) -> None:
             await pilot.press("enter")
             session = app.session
             assert session is not None
-            recorded = [e for e in session.log if e.key == "log.score"]
-            assert recorded[-1].params["cell"] == cell
+            assert recorded_cells(session)[-1] == cell
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
     expected = sum(points for *_, points in FREE_GAME)
@@ -258,6 +263,5 @@ async def test_a_yatzy_turn_by_keys() -> None:
         await pilot.press("t", "enter")
         session = app.session
         assert session is not None
-        recorded = [e for e in session.log if e.key == "log.score"]
-        assert recorded[-1].params["cell"] == "ones"
+        assert recorded_cells(session) == ["ones"]
         assert engine_for(session.state.variant).scores(session.state) == [3]

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from kosti.actions import Action, CellAction, Hold
 from kosti.bots.heuristic import HeuristicBot
-from kosti.dice import Faces, counts, multisets, reroll, submultisets
+from kosti.dice import Faces, multisets, reroll, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, column_bonus, options_of, sheet_total
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
@@ -55,8 +55,6 @@ THROWN: tuple[Faces, ...] = multisets(5)
 INDEX: dict[Faces, int] = {d: i for i, d in enumerate(THROWN)}
 KEEPS: tuple[Faces, ...] = tuple(m for n in range(5) for m in multisets(n))
 KEEP_INDEX: dict[Faces, int] = {k: i for i, k in enumerate(KEEPS)}
-COUNTS = np.array([counts(d) for d in THROWN], dtype=np.intp)
-"""Per outcome, how many dice show each face."""
 
 
 @cache

@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 
-from kosti.cli import app, emit, fail
+from kosti.commands.common import emit, fail
 
 
-@app.command()
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on (keep loopback unless you mean it).")
@@ -118,7 +117,6 @@ def _check_redis(url: str) -> None:
         fail(f"cannot reach Redis at {url}: {error}")
 
 
-@app.command()
 def verify(
     file: Annotated[Path, typer.Argument(help="The record of a finished online game (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,

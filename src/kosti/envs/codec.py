@@ -114,12 +114,11 @@ class SheetCodec(Codec):
 
     def __init__(self, rules: Variant, players: int) -> None:
         super().__init__(rules, players)
+        from kosti.games.base import options_as
         from kosti.games.sheet.game import cells_of
         from kosti.rules.options import SheetOptions
 
-        options = rules.options
-        if not isinstance(options, SheetOptions):
-            raise TypeError("not a score-sheet variant")
+        options = options_as(rules, SheetOptions, "a score-sheet game")
         self.cells = cells_of(options)
         self.present = np.array([c in self.cells for c in SHEET_CELLS], dtype=np.float32)
         self.size = 17 + 8 * len(SHEET_CELLS) + 2 + players - 1
@@ -270,16 +269,16 @@ class ShowdownCodec(Codec):
         obs += [float(c) for c in counts(state.dice)] + [float(c) for c in counts(state.locked)]
         obs += [float(state.throws), float(engine.throws_left(state)) if not state.finished else 0.0]
         obs += [float(state.round), float(self._rounds()), float(state.bank), float(state.deciding)]
-        players = engine.summary(state)["players"]
+        hands = engine.hands_of(state, range(len(state.players)))
 
         def hand(p: int) -> list[float]:
-            entry = players[p]
-            rank = entry["hand_rank"]
+            made = hands[p]
+            playing = p in state.playing and not state.finished
             return [
-                -1.0 if rank is None else float(rank),
-                float(entry["hand_sum"] or 0),
-                float(entry["total"] or 0),
-                float(entry["playing"] and entry["hand"] is None),
+                -1.0 if made is None else float(made.rank),
+                0.0 if made is None else float(made.hand_sum),
+                0.0 if made is None else float(made.total),
+                float(playing and made is None),
             ]
 
         obs += [float(state.net[seat]), *hand(seat)]

@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from kosti.actions import Action, Roll
 from kosti.dice import Faces, normalize, outcomes
@@ -119,17 +119,6 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def winners(self, state: S) -> list[int]:
         """The seats that share first place once the game is over; empty before."""
-
-    @abstractmethod
-    def summary(self, state: S) -> dict[str, Any]:
-        """The JSON state of ``kosti replay --json`` (RULES.md §5)."""
-
-    @abstractmethod
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        """What ``kosti score PRESET D1..Dn [--first-throw] --json`` prints (RULES.md §6).
-
-        Raises :class:`~kosti.errors.KostiError` for dice this family cannot score.
-        """
 
     def implicit_throw(self, state: S) -> Action | None:
         """The decision a bare ``roll`` stands for in a record at this decision point, if any."""

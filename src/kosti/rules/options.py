@@ -59,6 +59,20 @@ YATZY_LOWER: tuple[str, ...] = (
 LOWER_CELLS: frozenset[str] = frozenset(EXTENDED_LOWER + YAHTZEE_LOWER + YATZY_LOWER)
 """Every lower cell id any sheet may use."""
 
+ColumnKind = Literal["free", "announced", "ordered"]
+"""How a column is filled (RULES.md §1.7): ``free``, any open cell the stage allows;
+``announced``, after the first throw record, scratch or announce a cell («объявить»), and
+throw again only towards it; ``ordered``, the cells in table order («по порядку»)."""
+
+COLUMN_KINDS: tuple[ColumnKind, ...] = ("free", "announced", "ordered")
+"""Every column kind; its position is its number in the solver's tables."""
+
+COLUMNS: dict[str, tuple[ColumnKind, ...]] = {
+    "single": ("free",),
+    "fences": ("free", "announced", "ordered"),
+}
+"""The columns of each value of ``SheetOptions.columns``, in the order they are played."""
+
 
 @dataclass(frozen=True)
 class CommonOptions:
@@ -143,6 +157,12 @@ class SheetOptions(CommonOptions):
 
     throws: int = 3
     """Throws per turn (before banked ones)."""
+
+    @property
+    def column_kinds(self) -> tuple[ColumnKind, ...]:
+        """The kind of each column, in the order they are played (:data:`COLUMNS`): the one
+        description of the columns that the engine and the solver both read."""
+        return COLUMNS[self.columns]
 
 
 @dataclass(frozen=True)

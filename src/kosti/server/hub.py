@@ -397,11 +397,14 @@ class Hub:
             log.exception("the bots of table %s stopped", room.table.id)
 
     async def _sweep(self) -> None:
-        """Now and then, start the bots of every table here whose bot is due (its owner may be dead)."""
+        """Now and then, start the bots and clocks of every table here that are due but stopped
+        (they stop when another process holds the lease: that process may be dead by now)."""
         while True:
             await asyncio.sleep(self.settings.lease)
             for room in list(self.rooms.values()):
                 self.kick_bot(room)
+                if room.clock_task is None or room.clock_task.done():
+                    self.wind_clock(room)
 
     # -- memory ------------------------------------------------------------
 
@@ -452,7 +455,7 @@ class Hub:
         return {
             "type": "hint",
             "version": message.version,
-            "text": hint_text(room.table.rules.family, advice, catalog(lang), style),
+            "text": hint_text(room.table.rules.family, advice, catalog(lang), style, state),
             "advice": [
                 {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
             ],

@@ -70,6 +70,9 @@ events = Table(
 )
 
 
+POOL_SIZE = 40
+"""Database connections one process keeps (anyio runs at most 40 storage calls at once)."""
+
 LIVE_FOR = timedelta(hours=24)
 """A table whose game has not ended counts as live this long after its creation."""
 
@@ -135,7 +138,10 @@ def connect(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # one connection for each thread that may write at once (anyio's 40), kept open: opening one
+    # costs more than a move. No ping before each use: a connection that broke fails its write,
+    # which is retried (StorageDown) on a fresh one.
+    return create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=30)
 
 
 def migrate(engine: Engine) -> None:

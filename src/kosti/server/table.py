@@ -40,6 +40,7 @@ from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
 from kosti.server.refusal import Refusal as Refusal
+from kosti.show import summary
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -56,6 +57,9 @@ MAX_CHAINED_THROWS = 100
 """Throws the server makes on its own within one turn (compulsory throws) before it stops."""
 
 LOG_TAIL = 60
+
+WORDED = "_worded"
+"""Where a log entry keeps its lines, by language, once worded (never shown as such)."""
 """Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
@@ -319,9 +323,15 @@ class Table:
             }
             for i, s in enumerate(self.seats)
         ]
-        log_tail = [{**entry, "lines": log_lines(self, entry, lang)} for entry in self.log[-LOG_TAIL:]]
-        for entry in log_tail:
-            entry.pop("events", None)
+        log_tail = []
+        for entry in self.log[-LOG_TAIL:]:
+            # an entry's lines never change once written: word each once a language
+            worded = entry.setdefault(WORDED, {})
+            if lang not in worded:
+                worded[lang] = log_lines(self, entry, lang)
+            shown = {k: v for k, v in entry.items() if k not in ("events", WORDED)}
+            shown["lines"] = worded[lang]
+            log_tail.append(shown)
         data: dict[str, Any] = {
             "id": self.id,
             "variant": self.rules.spec,
@@ -354,7 +364,7 @@ class Table:
         players = self.recorder.record.players
         shown = [self.shown_name(s, lang) for s in self.order]
         return {
-            "summary": engine.summary(state),
+            "summary": summary(state),
             "players": players,
             "shown": dict(zip(players, shown, strict=True)),
             "turn": state.turn,

@@ -16,10 +16,11 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 from kosti.actions import Action, CellAction, Hold, Stop
 from kosti.bots.base import Advice
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.tui.boards import Board, SheetBoard, board_for
 from kosti.tui.dice import DieLook, DieView
 from kosti.tui.session import Refused, Session
-from kosti.tui.text import card_name, hint_text, log_text
+from kosti.tui.text import card_name, dice_text, hint_text, log_text
 
 if TYPE_CHECKING:
     from kosti.tui.app import KostiApp
@@ -46,6 +47,8 @@ def game_bindings(t: Catalog, family: str) -> list[Binding]:
         Binding("a", "announce", t("key.announce"), key_display="A"),
         Binding("s", "stop", t("key.stop_" + family) if family != "sheet" else "", key_display="S"),
         Binding("h", "hint", t("key.hint"), key_display="H"),
+        Binding("u", "undo", t("key.undo"), key_display="U"),
+        Binding("e", "edit", t("key.edit"), key_display="E"),
         Binding("r,f1,question_mark", "rules", t("key.rules"), key_display="R"),
         Binding("q", "quit_game", t("key.quit"), key_display="Q"),
     ]
@@ -60,6 +63,9 @@ class GameScreen(Screen[None]):
         self.t = t
         self.message: Text = Text("")
         self._shown_log = 0
+        self._log_of: list[Any] = session.log
+        self.narrator = Narrator(session.variant, session.recorder.record.players, t.lang)
+        """Words the engine's events, as the web page and the reports do."""
         # the footer shows each key's description, in the player's language: the bindings
         # are made per screen from the catalog rather than fixed on the class
         self._bindings = BindingsMap(game_bindings(t, session.family))
@@ -150,6 +156,10 @@ class GameScreen(Screen[None]):
             return family == "sheet" and getattr(session.variant.options, "columns", "") == "fences"
         if action == "stop":
             return family != "sheet"
+        if action == "undo":
+            return session.undo_allowed
+        if action == "edit":
+            return session.dice is None
         if action in ("throw", "hint") and session.finished:
             return None
         if action == "hold":
@@ -199,7 +209,25 @@ class GameScreen(Screen[None]):
         if cell is None:
             self._refuse(Refused("refuse.pick_cell"))
             return
-        self._do(lambda: self.session.record(cell))
+        session = self.session
+        if session.records_nothing(cell):
+            # a 0 is for good: ask first («прочерк»)
+            question = self.t("confirm.zero", cell=self.t.cell(cell))
+            self._confirm(question, lambda: self._do(lambda: session.record(cell)))
+            return
+        self._do(lambda: session.record(cell))
+
+    def _confirm(self, question: str, then: Any) -> None:
+        from kosti.tui.dialogs import Confirm
+
+        if self._busy():
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(Confirm(question, self.t), answered)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -210,7 +238,12 @@ class GameScreen(Screen[None]):
         if cell is None:
             self._refuse(Refused("refuse.pick_cell"))
             return
-        self._do(lambda: self.session.scratch(cell))
+        session = self.session
+        if not session.can_scratch(cell):
+            self._do(lambda: session.scratch(cell))  # refused, with the reason
+            return
+        question = self.t("confirm.scratch", cell=self.t.cell(cell))
+        self._confirm(question, lambda: self._do(lambda: session.scratch(cell)))
 
     def action_announce(self) -> None:
         cell = self._cursor_cell()
@@ -247,7 +280,8 @@ class GameScreen(Screen[None]):
         if session.state is not state:
             return  # the player moved on meanwhile
         self.message = Text(
-            "💡 " + hint_text(session.family, advice, self.t, session.faces_style), style="cyan"
+            "💡 " + hint_text(session.family, advice, self.t, session.faces_style, session.state),
+            style="cyan",
         )
         self.redraw()
 
@@ -257,7 +291,48 @@ class GameScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.session.variant, self.t))
 
     def action_quit_game(self) -> None:
-        self.kosti.finish(self.session)
+        session = self.session
+        if session.path is None and not session.finished and session.recorder.record.turns:
+            self._confirm(self.t("confirm.quit"), lambda: self.kosti.finish(session))
+            return
+        self.kosti.finish(session)
+
+    def action_undo(self) -> None:
+        self._do(self.session.undo)
+
+    def action_edit(self) -> None:
+        from kosti.tui.dialogs import DiceEntry, ThrowPicker
+
+        session = self.session
+        throws = session.throws()
+        if not throws:
+            self._refuse(Refused("refuse.edit_none"))
+            return
+        shown = {index: (player, faces) for index, player, faces in throws}
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            player, faces = shown[index]
+
+            def typed(new: tuple[int, ...] | None) -> None:
+                if new is None:
+                    return
+                dropped = 0
+
+                def edit() -> None:
+                    nonlocal dropped
+                    dropped = session.edit_throw(index, new)
+
+                self._do(edit)
+                if dropped:
+                    self.message = Text(self.t("edit.dropped", n=dropped), style="yellow")
+                    self.redraw()
+
+            self.app.push_screen(DiceEntry(len(faces), player, self.t, session.faces_style), typed)
+
+        style = session.faces_style
+        self.app.push_screen(ThrowPicker(throws, self.t, lambda f: dice_text(f, style, self.t)), picked)
 
     def _cursor_cell(self) -> str | None:
         board = self.query_one(Board)
@@ -281,7 +356,12 @@ class GameScreen(Screen[None]):
             self._after_move()
 
     def _refuse(self, refusal: Refused) -> None:
-        self.message = Text("✗ " + self.t(refusal.key, **refusal.params), style="bold red")
+        params = dict(refusal.params)
+        if isinstance(params.get("cell"), str):
+            params["cell"] = self.t.cell(params["cell"])
+        if isinstance(params.get("cells"), list):
+            params["cells"] = ", ".join(f"«{self.t.cell(c)}»" for c in params["cells"])
+        self.message = Text("✗ " + self.t(refusal.key, **params), style="bold red")
         self.redraw()
         self.app.bell()
 
@@ -332,8 +412,13 @@ class GameScreen(Screen[None]):
         self.query_one("#prompt", Static).update(Text(self._prompt(), style="grey70"))
         self.query_one("#message", Static).update(self.message)
         log = self.query_one("#log", RichLog)
+        if session.log is not self._log_of:
+            # the game was played again from its record (an undo, a corrected throw): a new log
+            log.clear()
+            self._shown_log = 0
+            self._log_of = session.log
         for entry in session.log[self._shown_log :]:
-            log.write(Text(log_text(entry, t, session.faces_style)))
+            log.write(Text(log_text(entry, t, session.faces_style, self.narrator)))
         self._shown_log = len(session.log)
         self.query_one(Board).show(session, t)
         self.refresh_bindings()

@@ -7,15 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from kosti.events import Event
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.phrases import action_text, card_name, dice_text, hint_text, number, signed
 from kosti.tui.session import LogEntry
 
 __all__ = ["action_text", "card_name", "dice_text", "hint_text", "log_text", "number", "signed"]
 
 
-def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
-    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name."""
+def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator | None = None) -> str:
+    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name; an
+    event as :mod:`kosti.narrate` words it (the one home of that wording)."""
+    event = entry.params.get("event")
+    if isinstance(event, Event):
+        return (narrator or Narrator(None, [], t.lang)).describe(event)
     params: dict[str, Any] = dict(entry.params)
     if "dice" in params:
         params["dice"] = dice_text(params["dice"], style, t)
@@ -23,5 +29,5 @@ def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
         params["cell"] = t.cell(params["cell"])
     if "points" in params:
         points = params["points"]
-        params["points"] = signed(points) if entry.key == "log.bonus" else number(points)
+        params["points"] = number(points)
     return t(entry.key, **params)

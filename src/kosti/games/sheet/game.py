@@ -8,25 +8,21 @@ from functools import cached_property
 from typing import Any, Literal
 
 from kosti.actions import Action, Announce, CellAction, Hold, Score, Scratch
-from kosti.dice import Faces, is_submultiset, normalize, submultisets
+from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
 from kosti.events import Event, EventKind
 from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import UPPER_CELLS, ColumnKind, SheetOptions
 from kosti.rules.presets import Variant
-from kosti.settlement import exact, settle
 
 COLUMN_NAMES: tuple[str, ...] = ("I", "II", "III")
-COLUMN_KINDS: tuple[str, ...] = ("free", "announced", "ordered")
-"""poker-fences columns: I free, II announced, III in table order (RULES.md §1.7)."""
+"""The columns' names on the sheet; what each column is comes from ``SheetOptions.column_kinds``."""
 
 
 def options_of(state: SheetState) -> SheetOptions:
-    options = state.variant.options
-    if not isinstance(options, SheetOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a score-sheet variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, SheetOptions, "a score-sheet game")
 
 
 def cells_of(options: SheetOptions) -> tuple[str, ...]:
@@ -116,8 +112,7 @@ class SheetEngine(Engine[SheetState]):
     def new_game(self, variant: Variant, players: Sequence[str]) -> SheetState:
         options = options_as(variant, SheetOptions, "a score-sheet game")
         names = check_players(players)
-        n_columns = 3 if options.columns == "fences" else 1
-        empty = tuple((None,) * len(cells_of(options)) for _ in range(n_columns))
+        empty = tuple((None,) * len(cells_of(options)) for _ in options.column_kinds)
         state = SheetState(variant, names, 0, tuple(Sheet(empty) for _ in names), 0)
         return self._start_turn(state)
 
@@ -137,11 +132,9 @@ class SheetEngine(Engine[SheetState]):
         col = state.sheets[state.current].open_column()
         return 0 if col is None else col
 
-    def column_kind(self, state: SheetState) -> str:
-        """``free``, ``announced`` or ``ordered`` (always ``free`` with a single column)."""
-        if options_of(state).columns != "fences":
-            return "free"
-        return COLUMN_KINDS[self.column(state)]
+    def column_kind(self, state: SheetState) -> ColumnKind:
+        """``free``, ``announced`` or ``ordered``: the kind of the column being filled."""
+        return options_of(state).column_kinds[self.column(state)]
 
     def throws_left(self, state: SheetState) -> int:
         """Further throws this turn, counting banked ones."""
@@ -421,11 +414,6 @@ class SheetEngine(Engine[SheetState]):
             return replace(state, pending=0)
         return replace(state, pending=5)
 
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        options = options_as(variant, SheetOptions, "a score-sheet game")
-        faces = normalize(dice, 5)
-        return {c: cell_score(c, faces, options, first_throw) for c in cells_of(options)}
-
     # -- results ---------------------------------------------------------------
 
     def scores(self, state: SheetState) -> list[int]:
@@ -438,44 +426,6 @@ class SheetEngine(Engine[SheetState]):
         totals = self.scores(state)
         best = max(totals)
         return [i for i, t in enumerate(totals) if t == best]
-
-    def summary(self, state: SheetState) -> dict[str, Any]:
-        options = options_of(state)
-        names = cells_of(options)
-        totals = self.scores(state)
-        winners = self.winners(state)
-        players = []
-        for name, sheet, total in zip(state.players, state.sheets, totals, strict=True):
-            columns = [dict(zip(names, col, strict=True)) for col in sheet.columns]
-            entry: dict[str, Any] = {"name": name, "score": total}
-            if len(columns) == 1:
-                entry["cells"] = columns[0]
-            else:
-                entry["columns"] = dict(zip(COLUMN_NAMES, columns, strict=True))
-            entry["upper"] = [upper_total(options, col) for col in sheet.columns]
-            entry["upper_bonus"] = [column_bonus(options, col) for col in sheet.columns]
-            if options.banked_throws:
-                entry["banked"] = sheet.banked
-            if options.extra_yahtzee_bonus:
-                entry["yahtzee_bonuses"] = sheet.yahtzee_bonuses
-            players.append(entry)
-        result: dict[str, Any] = {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": state.players[winners[0]] if len(winners) == 1 else None,
-            "winners": [state.players[i] for i in winners],
-            "players": players,
-        }
-        if state.finished:
-            results = settle(totals, options.stake)
-            result["settlement"] = [
-                {"name": n, "result": exact(r)} for n, r in zip(state.players, results, strict=True)
-            ]
-        else:
-            result["current"] = state.players[state.current]
-            result["dice"] = list(state.dice)
-            result["throws"] = state.throws
-        return result
 
 
 SHEET = SheetEngine()

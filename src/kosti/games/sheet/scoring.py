@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kosti.dice import counts
+from kosti.errors import KostiError
 from kosti.rules.options import UPPER_CELLS, SheetOptions
 
 UPPER_FACE: dict[str, int] = {cell: i + 1 for i, cell in enumerate(UPPER_CELLS)}
@@ -71,7 +72,8 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
 
     ``pair`` is the highest pair, ``two_pairs`` the two highest different pairs,
     ``three_of_a_kind``/``four_of_a_kind``/``poker`` (aliases ``yahtzee``, ``yatzy``) the highest face
-    with that many, ``full_house``/``even``/``odd``/``chance`` all five.
+    with that many, ``full_house``/``even``/``odd``/``chance`` all five. An unknown cell
+    raises :class:`~kosti.errors.KostiError`.
     """
     if cell == "pair":
         p = pairs(dice)
@@ -95,7 +97,7 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
         return tuple(dice) if all(f % 2 == 1 for f in dice) else None
     if cell == "chance":
         return tuple(dice)
-    raise ValueError(f"unknown cell {cell!r}")
+    raise KostiError(f"unknown cell {cell!r}")
 
 
 YAHTZEE_FIXED: dict[str, int] = {

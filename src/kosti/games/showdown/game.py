@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from kosti.actions import Action, Hold, Stop
 from kosti.dice import Faces, is_submultiset, submultisets
@@ -38,10 +37,8 @@ from kosti.rules.presets import Variant
 
 
 def options_of(state: ShowdownState) -> ShowdownOptions:
-    options = state.variant.options
-    if not isinstance(options, ShowdownOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a showdown variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, ShowdownOptions, "a showdown game")
 
 
 @dataclass(frozen=True)
@@ -254,10 +251,6 @@ class ShowdownEngine(Engine[ShowdownState]):
             result.append(None if dice is None else classify(dice))
         return result
 
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        # the throw a hand was made on does not matter in a showdown
-        return classify(dice).report()
-
     def scores(self, state: ShowdownState) -> list[int]:
         return list(state.net)
 
@@ -266,51 +259,6 @@ class ShowdownEngine(Engine[ShowdownState]):
             return []
         best = max(state.net)
         return [i for i, v in enumerate(state.net) if v == best]
-
-    def summary(self, state: ShowdownState) -> dict[str, Any]:
-        winners = self.winners(state)
-        players = []
-        for seat, (name, hand) in enumerate(
-            zip(state.players, self.hands_of(state, range(len(state.players))), strict=True)
-        ):
-            players.append(
-                {
-                    "name": name,
-                    "score": state.net[seat],
-                    "hand": None if hand is None else hand.name,
-                    "hand_rank": None if hand is None else hand.rank,
-                    "hand_sum": None if hand is None else hand.hand_sum,
-                    "total": None if hand is None else hand.total,
-                    "hand_dice": None if hand is None else list(hand.dice),
-                    "playing": seat in state.playing and not state.finished,
-                }
-            )
-        current = state.current
-        last = state.last
-        return {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": state.players[winners[0]] if len(winners) == 1 else None,
-            "winners": [state.players[i] for i in winners],
-            "players": players,
-            "round": state.round,
-            "rounds": options_of(state).rounds,
-            "deciding": state.deciding,
-            "bank": state.bank,
-            "current": None if current is None else state.players[current],
-            "dice": list(state.dice),
-            "locked": list(state.locked),
-            "throws": state.throws,
-            "throws_left": 0 if state.finished else self.throws_left(state),
-            "last_round": None
-            if last is None
-            else {
-                "round": last.round,
-                "winner": state.players[last.winner],
-                "bank": last.bank,
-                "deciding": last.deciding,
-            },
-        }
 
 
 def _missing(locked: Faces, held: Faces) -> Faces:

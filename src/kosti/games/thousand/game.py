@@ -101,10 +101,8 @@ TurnEnd = Literal["record", "bust", "dot"]
 
 
 def options_of(state: ThousandState) -> ThousandOptions:
-    options = state.variant.options
-    if not isinstance(options, ThousandOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a «Тысяча» variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, ThousandOptions, "a game of «Тысяча»")
 
 
 def falls_limit(options: ThousandOptions) -> int:
@@ -380,47 +378,11 @@ class ThousandEngine(Engine[ThousandState]):
 
     # -- reports ---------------------------------------------------------------
 
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        options_as(variant, ThousandOptions, "a game of «Тысяча»")
-        thrown = score_throw(dice)
-        return {"points": thrown.points, "scoring_dice": list(thrown.scoring)}
-
     def scores(self, state: ThousandState) -> list[int]:
         return [player.score for player in state.board]
 
     def winners(self, state: ThousandState) -> list[int]:
         return [state.winner] if state.winner is not None else []
-
-    def summary(self, state: ThousandState) -> dict[str, Any]:
-        players = [
-            {
-                "name": name,
-                "score": p.score,
-                "opened": p.opened,
-                "bolts": p.bolts,
-                "on_barrel": p.on_barrel,
-                "barrel_attempts": p.barrel_attempts,
-                "falls": p.falls,
-                "dots": p.dots,
-                "opening_failures": p.opening_failures,
-            }
-            for name, p in zip(state.players, state.board, strict=True)
-        ]
-        winner = state.players[state.winner] if state.winner is not None else None
-        result: dict[str, Any] = {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": winner,
-            "winners": [winner] if winner is not None else [],
-            "players": players,
-        }
-        if not state.finished:
-            result["current"] = state.players[state.current]
-            result["turn_total"] = state.turn_total
-            result["dice"] = list(state.dice)
-            result["set_aside"] = list(state.set_aside)
-            result["dice_left"] = state.dice_left
-        return result
 
 
 # -- the end of a turn, step by step (RULES.md §3.4) -----------------------------------
