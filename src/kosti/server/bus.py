@@ -24,12 +24,12 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Coroutine[Any, Any, None]]
 """Called with (table id, version before the events, events) for another process's commit."""
 
 Reconnected = Callable[[], Awaitable[None]]
@@ -90,6 +90,7 @@ class RedisBus:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._claim = self.redis.register_script(_CLAIM)
         self._listener: asyncio.Task[None] | None = None
+        self._applying: set[asyncio.Task[None]] = set()
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -131,9 +132,20 @@ class RedisBus:
                 return  # our own commit, applied already
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
-            await published(table_id, int(data["version"]), events)
         except Exception:  # one bad message must not stop the others
-            log.exception("could not apply a published commit")
+            log.exception("could not read a published commit")
+            return
+        # applied in a task of its own: a table busy writing must not hold up the others'
+        # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
+        # each table's commits in version order, reading any it missed from the log
+        task: asyncio.Task[None] = asyncio.create_task(published(table_id, int(data["version"]), events))
+        self._applying.add(task)
+        task.add_done_callback(self._applied)
+
+    def _applied(self, task: asyncio.Task[None]) -> None:
+        self._applying.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not apply a published commit", exc_info=task.exception())
 
     async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
@@ -155,4 +167,6 @@ class RedisBus:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
+        for task in list(self._applying):
+            task.cancel()
         await self.redis.aclose()

@@ -49,6 +49,12 @@ class Spot:
 
 def spot_of(solution: Solution, state: SheetState) -> Spot:
     """The solver's coordinates of the current player's sheet in ``state``."""
+    spot, _ = _where(solution, state, with_total=True)
+    return spot
+
+
+def _where(solution: Solution, state: SheetState, with_total: bool) -> tuple[Spot, int]:
+    """The spot of ``state`` (its recorded total only ``with_total``, else 0) and the dice's index."""
     model = solution.model
     options = model.options
     sheet = state.sheets[state.current]
@@ -75,16 +81,17 @@ def spot_of(solution: Solution, state: SheetState) -> Spot:
     banked = sheet.banked if options.banked_throws else 0
     bank = min(banked + max(0, state.throws - throws), cap)
     left = min(SHEET.throws_left(state), cap + throws - 1)
-    return Spot(col, lm, um, pair, flag, bank, left, sheet_total(options, sheet))
+    recorded = sheet_total(options, sheet) if with_total else 0
+    return Spot(col, lm, um, pair, flag, bank, left, recorded), DICE_INDEX[state.dice] if state.dice else 0
 
 
 def encode(solution: Solution, state: SheetState) -> tuple[Spot, tuple[int, ...]]:
-    """The spot of ``state`` and its position row for the compiled advisor (:data:`POSITION_FIELDS`)."""
-    spot = spot_of(solution, state)
+    """The spot of ``state`` (its recorded total left at 0) and its position row for the
+    compiled advisor (:data:`POSITION_FIELDS`)."""
+    spot, dice = _where(solution, state, with_total=False)
     announced = -1
     if state.announced is not None:
         announced = cells_of(solution.model.options).index(state.announced)
-    dice = DICE_INDEX[state.dice] if state.dice else 0
     row = (spot.column, spot.lm, spot.pair, spot.flag, spot.bank, state.throws, dice, spot.left, announced)
     return spot, row
 
@@ -131,22 +138,35 @@ class SheetAdvisor:
     def __init__(self, cap: int | None = None, progress: Any = None) -> None:
         self.cap = cap
         self.progress = progress
+        # by the variant object's identity (the states of one game share it); the variant is
+        # kept with its solution so that its id is not reused
+        self._solved: dict[int, tuple[Any, Solution]] = {}
 
     def solution(self, state: GameState) -> Solution:
         """The solved tables of the state's variant (from the disk cache after the first time)."""
+        known = self._solved.get(id(state.variant))
+        if known is not None:
+            return known[1]
         if not isinstance(state, SheetState):
             raise OptionError(
                 f"{state.variant.spec} is not a score-sheet game: the solver plays score sheets"
             )
-        return solve(state.variant, cap=self.cap, progress=self.progress)
+        solution = solve(state.variant, cap=self.cap, progress=self.progress)
+        self._solved[id(state.variant)] = (state.variant, solution)
+        return solution
 
     def values(self, state: GameState) -> tuple[Spot, F64]:
-        """The spot of ``state`` and every option's value there (a row of :func:`option_values`)."""
+        """The spot of ``state`` (recorded total left at 0) and every option's value there
+        (a row of :func:`option_values`), in one compiled call."""
+        from kosti.solver import kernels
+
         solution = self.solution(state)
         if not isinstance(state, SheetState):  # pragma: no cover - solution() refuses
             raise OptionError("not a score-sheet state")
         spot, row = encode(solution, state)
-        return spot, option_values(solution, np.array(row, dtype=np.int64))[0]
+        out = np.empty((1, width(solution.model)))
+        kernels.position_values_batch(solution.model.tables, solution.values, np.array([row]), out)
+        return spot, out[0]
 
     def values_batch(self, states: list[SheetState]) -> F64:
         """Every option's value in each of ``states`` (one variant), in one compiled call per thread."""
@@ -182,10 +202,10 @@ class SheetAdvisor:
         if state.pending:
             # the throw is due: the value of holding what is held (before the first: the throw)
             decided = state if state.throws == 0 else _undo_hold(state)
-            spot, row = self.values(decided)
-            return spot.recorded + float(row[INDEX[state.held] if state.throws else 0])
-        spot, row = self.values(state)
-        return spot.recorded + float(np.nanmax(row))
+            _, row = self.values(decided)
+            return spot_of(solution, state).recorded + float(row[INDEX[state.held] if state.throws else 0])
+        _, row = self.values(state)
+        return spot_of(solution, state).recorded + float(np.nanmax(row))
 
     def advise(self, state: GameState) -> list[Advice]:
         """Every legal decision with the expected final score of the player's sheet, best first."""

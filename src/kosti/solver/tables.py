@@ -27,7 +27,7 @@ from kosti.solver.model import (
     exact_bank_cap,
 )
 
-SOLVER_VERSION = "1"
+SOLVER_VERSION = "2"
 """Bumped whenever a change could alter a solved table: old cache files are then ignored."""
 
 Progress = Callable[[int, int], object]
@@ -198,8 +198,8 @@ def _save(path: Path, solution: Solution) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # a private temporary name: two processes may solve the same variant at once
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    # float32 keeps about seven digits: plenty for play, and the exact optimum is kept in the meta
-    np.savez_compressed(tmp, values=solution.values.astype(np.float32), meta=np.array(json.dumps(meta)))
+    # full precision: every value read back (the advisor's too) is the solved one to 1e-6
+    np.savez_compressed(tmp, values=solution.values, meta=np.array(json.dumps(meta)))
     tmp.replace(path)
 
 
@@ -207,7 +207,7 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
     try:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
-            values = data["values"].astype(np.float64)
+            values = np.asarray(data["values"], dtype=np.float64)
     except (OSError, ValueError, KeyError):
         return None
     if (
@@ -216,7 +216,4 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
         or values.shape != model.value_shape()
     ):
         return None
-    solution = Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)
-    # the start value itself is kept at full precision
-    values[0, 0, model.pair_of(0, 0), 0, 0] = float(meta["expected_score"])
-    return solution
+    return Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)
