@@ -7,7 +7,13 @@ the vectorised simulator in NumPy. Prints games per second of each and their rat
 exact policy: :class:`~kosti.solver.OptimalBot` game by game through the engine against
 the solver's compiled simulator (``kosti simulate --vectorised --bots optimal``).
 
+With ``--optimal`` it measures only the exact policy on ``yahtzee`` against the Rust
+``yatzy-solver``'s optimal simulation (``Solver.simulate``, ``american+forced-joker``), both
+on every core, alternating, the fastest of ``--rounds`` each; both means must agree with
+the expectation. The last line gives games a minute and the ratio.
+
     uv run python bench/simulate.py [--preset poker-free] [--games 1000000] [--loop-games 300]
+    uv run python bench/simulate.py --optimal [--games 200000] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -34,7 +40,12 @@ def main() -> None:
         "--workers", type=int, default=default_workers(), help="processes for the last figure"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--optimal", action="store_true", help="the exact policy against yatzy-solver")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.optimal:
+        against_peer(args.games, args.rounds, args.seed)
+        return
 
     rules = variant(args.preset)
     start = time.perf_counter()
@@ -104,6 +115,36 @@ def exact(rules: Variant, args: argparse.Namespace) -> None:
     )
     print(f"  compiled simulator, all cores:        {fast_rate:12,.0f} games/s  (mean {totals.mean():.4f})")
     print(f"  ratio compiled / loop:                {fast_rate / loop_rate:12,.0f} ×")
+
+
+def against_peer(games: int, rounds: int, seed: int) -> None:
+    """Optimal Yahtzee games a minute: the compiled simulator against ``yatzy-solver``'s."""
+    import yatzy_solver
+
+    from kosti.solver import solve
+    from kosti.solver.simulate import simulate as simulate_optimal
+    from kosti.solver.tables import threads
+
+    solution = solve(variant("yahtzee"))
+    peer = yatzy_solver.Solver.build(yatzy_solver.Variant("american+forced-joker"))
+    simulate_optimal(solution, 1000, seed)  # load the compiled code before timing
+    ours = theirs = float("inf")
+    our_mean = their_mean = 0.0
+    for r in range(rounds):
+        start = time.perf_counter()
+        scores, _ = simulate_optimal(solution, games, seed + r)
+        ours = min(ours, time.perf_counter() - start)
+        our_mean = float(scores.mean())
+        start = time.perf_counter()
+        result = peer.simulate(games, seed=seed + r)
+        theirs = min(theirs, time.perf_counter() - start)
+        their_mean = float(np.mean(result["scores"]))
+    print(f"yahtzee, optimal play, {games:,} games, fastest of {rounds}, {threads()} threads")
+    print(f"  expected {solution.expected_score:.4f}; means: kosti {our_mean:.3f}, peer {their_mean:.3f}")
+    print(f"  kosti         {games / ours:12,.0f} games/s")
+    print(f"  yatzy-solver  {games / theirs:12,.0f} games/s")
+    rates = f"kosti {games / ours * 60:,.0f} games/min, yatzy-solver {games / theirs * 60:,.0f} games/min"
+    print(f"simulate: {rates}, ratio {theirs / ours:.2f} (kosti's rate / yatzy-solver's)")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,30 @@
-"""Every test keeps solver tables and simulator policies in a temporary cache directory,
-never in the user's own cache."""
+"""Fixtures of every test: solver tables and simulator policies go to a temporary cache
+directory, never the user's own; ``kosti`` runs the command line in-process (:mod:`helpers`).
+
+Hypothesis runs under the ``ci`` profile when ``HYPOTHESIS_PROFILE=ci`` or ``CI`` is set: the
+examples are derived from each test's name (``derandomize``), so a failure in CI comes back
+the same on every run and on every machine. Elsewhere it explores new examples each run.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import Run, run_kosti
+from hypothesis import settings
 
-from kosti.cli import main
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,  # nothing saved from earlier runs changes what is tried
+    deadline=None,
+    print_blob=True,
+)
+settings.register_profile("dev", derandomize=False, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
 
 
 @pytest.fixture(autouse=True)
@@ -22,26 +35,11 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     yield path
 
 
-class Run:
-    """What one ``kosti`` command did: its exit code, standard output and standard error."""
-
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
 @pytest.fixture
 def kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Callable[..., Run]:
     """Run ``kosti ARGS…`` in-process, as the installed script does (``kosti.cli.main``)."""
 
     def run(*args: str) -> Run:
-        monkeypatch.setattr(sys, "argv", ["kosti", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-        out, err = capsys.readouterr()
-        code = exit_.value.code
-        return Run(code if isinstance(code, int) else 1, out, err)
+        return run_kosti(capsys, monkeypatch, *args)
 
     return run

@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import contains
 
 RECORDS = Path(__file__).parent / "records"
-MINE = ("poker-", "yahtzee-")
-"""Record files of the score-sheet games (the others are tested by their own families)."""
 
 
 def assert_refused(run: Any, *reason: str) -> None:
@@ -52,6 +51,18 @@ CELLS = {
         "yahtzee",
         "chance",
     ],
+    "yatzy": [
+        *UPPER,
+        "pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yatzy",
+    ],
 }
 
 
@@ -80,6 +91,9 @@ def test_score_values_and_the_first_throw(kosti: Any) -> None:
     assert mandatory["four_of_a_kind"] == 36
     yahtzee = kosti("score", "yahtzee", "2", "3", "4", "5", "6", "--json").json()
     assert (yahtzee["small_straight"], yahtzee["large_straight"]) == (30, 40)
+    yatzy = kosti("score", "yatzy", "6", "6", "6", "6", "6", "--first-throw", "--json").json()
+    five_sixes = (yatzy["yatzy"], yatzy["four_of_a_kind"], yatzy["full_house"], yatzy["two_pairs"])
+    assert five_sixes == (50, 24, 0, 0)
 
 
 def test_score_takes_a_variant_string_and_aliases(kosti: Any) -> None:
@@ -127,30 +141,12 @@ def test_unknown_command_and_option(kosti: Any) -> None:
 # -- kosti replay -----------------------------------------------------------------------------
 
 
-def contains(actual: Any, expected: Any, path: str = "") -> None:
-    """Everything in ``expected`` is in ``actual`` (objects may have more keys)."""
-    if isinstance(expected, dict):
-        assert isinstance(actual, dict), path
-        for key, value in expected.items():
-            assert key in actual, f"{path}.{key} is missing"
-            contains(actual[key], value, f"{path}.{key}")
-    elif isinstance(expected, list):
-        assert isinstance(actual, list) and len(actual) == len(expected), path
-        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            contains(a, e, f"{path}[{i}]")
-    else:
-        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+def records(suffix: str) -> list[Path]:
+    """The record files of every family in ``tests/records`` whose name ends in ``suffix``."""
+    return sorted(RECORDS.glob(f"*{suffix}"))
 
 
-def sheet_records(suffix: str) -> list[Path]:
-    return sorted(
-        p
-        for p in RECORDS.glob(f"*{suffix}")
-        if p.name.startswith(MINE) and not p.name.startswith("poker-showdown-")
-    )
-
-
-@pytest.mark.parametrize("expected", sheet_records(".expected.json"), ids=lambda p: p.name)
+@pytest.mark.parametrize("expected", records(".expected.json"), ids=lambda p: p.name)
 def test_records_replay_to_their_expected_state(kosti: Any, expected: Path) -> None:
     record = expected.with_name(expected.name.replace(".expected.json", ".json"))
     run = kosti("replay", str(record), "--json")
@@ -159,7 +155,7 @@ def test_records_replay_to_their_expected_state(kosti: Any, expected: Path) -> N
     contains(run.json(), json.loads(expected.read_text(encoding="utf-8")))
 
 
-@pytest.mark.parametrize("error", sheet_records(".error.json"), ids=lambda p: p.name)
+@pytest.mark.parametrize("error", records(".error.json"), ids=lambda p: p.name)
 def test_records_breaking_a_rule_are_refused(kosti: Any, error: Path) -> None:
     record = error.with_name(error.name.replace(".error.json", ".json"))
     want = json.loads(error.read_text(encoding="utf-8"))
@@ -173,11 +169,13 @@ def test_records_breaking_a_rule_are_refused(kosti: Any, error: Path) -> None:
 
 
 def test_every_record_has_an_outcome() -> None:
-    for record in sheet_records(".json"):
-        if record.name.endswith((".expected.json", ".error.json")):
-            continue
+    games = [p for p in records(".json") if not p.name.endswith((".expected.json", ".error.json"))]
+    for record in games:
         outcomes = [record.with_suffix(".expected.json"), record.with_suffix(".error.json")]
         assert sum(p.exists() for p in outcomes) == 1, record.name
+    # every family's records are among them, so none sits in the folder unchecked
+    named = {json.loads(p.read_text(encoding="utf-8"))["variant"] for p in games}
+    assert {"poker-classic", "poker-showdown", "thousand-classic", "thousand-v2", "yahtzee"} <= named
 
 
 def test_replay_without_json_prints_a_table(kosti: Any) -> None:
@@ -258,6 +256,10 @@ def test_rules_of_one_preset(kosti: Any) -> None:
     assert changed["options"]["stages"]["value"] == "free"
     plain = kosti("rules", "yahtzee")
     assert plain.code == 0 and "joker" in plain.out
+    yatzy = kosti("rules", "yatzy", "--lang", "ru", "--json").json()
+    assert yatzy["name"] == "Yatzy (скандинавский)"
+    assert yatzy["options"]["lower"]["value"][-1] == "yatzy"
+    assert yatzy["options"]["upper_bonus_points"]["value"] == 50
 
 
 def test_rules_bad_arguments(kosti: Any) -> None:

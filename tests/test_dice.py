@@ -7,7 +7,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.dice import (
@@ -66,6 +66,8 @@ def test_reroll_distribution() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(kept=faces.filter(lambda f: len(f) <= 5))
+@example(kept=[])
+@example(kept=[6, 6, 6, 6, 6])
 def test_reroll_always_sums_to_one_and_keeps_the_held_dice(kept: list[int]) -> None:
     dist = reroll(sorted(kept))
     assert sum(dist.values()) == 1
@@ -82,6 +84,9 @@ def test_submultisets_are_the_possible_holds() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(whole=faces, part=faces)
+@example(whole=[], part=[])
+@example(whole=[1, 1], part=[1, 1, 1])  # more of a face than there is
+@example(whole=[6, 6, 6, 6, 6], part=[6, 6, 6, 6, 6])
 def test_remove_and_submultiset_agree(whole: list[int], part: list[int]) -> None:
     if is_submultiset(part, whole):
         rest = remove(whole, part)

@@ -3,13 +3,13 @@ canonical string, overrides one at a time, and refusals that say what is wrong."
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import asdict, fields
 from typing import Any
 
 import pytest
 
 from kosti.errors import OptionError
-from kosti.rules import ALIASES, PRESETS, SheetOptions, option_docs, preset, variant
+from kosti.rules import ALIASES, PRESETS, SheetOptions, ThousandOptions, option_docs, preset, variant
 
 SHEET_PRESETS = [
     "poker-classic",
@@ -18,6 +18,7 @@ SHEET_PRESETS = [
     "poker-free",
     "poker-fences",
     "yahtzee",
+    "yatzy",
 ]
 
 # A value different from the preset's for every option of every family, as a user would type it.
@@ -78,7 +79,7 @@ def test_the_presets_of_the_rules_exist() -> None:
 
 def test_preset_table_of_rules_1_5() -> None:
     classic, extended, mandatory = (variant(p).options for p in SHEET_PRESETS[:3])
-    free, fences, yahtzee = (variant(p).options for p in SHEET_PRESETS[3:])
+    free, fences, yahtzee, yatzy = (variant(p).options for p in SHEET_PRESETS[3:])
     assert isinstance(classic, SheetOptions)
     assert (classic.upper, classic.straights, classic.first_throw, classic.upper_bonus) == (
         "deviation",
@@ -102,6 +103,79 @@ def test_preset_table_of_rules_1_5() -> None:
     assert (yahtzee.upper_bonus_points, yahtzee.extra_yahtzee_bonus, yahtzee.joker) == (35, 100, "forced")
     for options in (classic, extended, mandatory):
         assert options.stages == "sequential" and options.poker_bonus == 50
+    # yatzy: sum upper; pair, two_pairs, three_of_a_kind, four_of_a_kind, small_straight,
+    # large_straight, full_house, chance, yatzy; exact 1-5 / 2-6; no multiplier;
+    # upper ≥ 63: +50; no joker, no extra bonus
+    assert isinstance(yatzy, SheetOptions)
+    assert yatzy.lower == (
+        "pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "four_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yatzy",
+    )
+    assert (yatzy.upper, yatzy.lower_scoring, yatzy.straights, yatzy.first_throw) == (
+        "sum",
+        "combination",
+        "exact",
+        "none",
+    )
+    assert (yatzy.upper_bonus, yatzy.upper_threshold, yatzy.upper_bonus_points) == ("threshold", 63, 50)
+    assert (yatzy.joker, yatzy.extra_yahtzee_bonus) == ("none", 0)
+    assert (yatzy.stages, yatzy.columns) == ("free", "single")
+    assert not yatzy.banked_throws and not yatzy.scratch
+
+
+# RULES.md §3.5, with the classic values of §3.3 for what it does not name
+THOUSAND_CLASSIC: dict[str, Any] = {
+    "first_player": "rolloff",
+    "faces": "pips",
+    "stake": 1,
+    "target": 1000,
+    "opening": 50,
+    "opening_fail_penalty": 0,
+    "opening_fail_every": 3,
+    "set_aside": "all",
+    "hot_dice": "continue",
+    "pits": ((200, 300), (600, 700)),
+    "overtake_penalty": 50,
+    "dump_at": 555,
+    "bolt_limit": 3,
+    "bolt_penalty": 100,
+    "bolts_when_restricted": False,
+    "barrel": "points",
+    "barrel_at": 880,
+    "barrel_attempts": 3,
+    "fall_penalty": 100,
+    "falls_limit": None,  # the points barrel's own: the 3rd fall (thousand-barrel-points-third-fall)
+    "dots_limit": 6,
+}
+THOUSAND_V2: dict[str, Any] = {
+    **THOUSAND_CLASSIC,
+    "opening": 75,
+    "set_aside": "choice",
+    "hot_dice": "confirm",
+    "pits": (),
+    "overtake_penalty": 0,
+    "dump_at": None,
+    "bolt_limit": 0,
+    "barrel": "capped",
+    "barrel_at": 850,
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "values"), [("thousand-classic", THOUSAND_CLASSIC), ("thousand-v2", THOUSAND_V2)]
+)
+def test_preset_table_of_rules_3_5(name: str, values: dict[str, Any]) -> None:
+    options = variant(name).options
+    assert isinstance(options, ThousandOptions)
+    # every option, so that a new one must be given its value here
+    assert asdict(options) == values
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

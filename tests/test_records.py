@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Hold, Roll, Score, from_json, to_json
+from kosti.actions import Action, Hold, Roll, Score, Stop
 from kosti.errors import IllegalActionError, RecordError
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.record import Record, Recorder, Turn, load, replay, states
+from kosti.record import Record, Recorder, Turn, load, replay, states, written_steps
 from kosti.roller import SeededDice
 from kosti.rules import PRESETS, variant
 
@@ -38,22 +38,6 @@ def random_game(recorder: Recorder, seed: int, actions: int | None = None) -> li
 
 
 # -- the record format ------------------------------------------------------------------------
-
-
-def test_actions_round_trip_through_their_record_form() -> None:
-    for data in (
-        {"roll": [1, 5, 3]},
-        {"hold": [6, 6]},
-        {"score": "sixes"},
-        {"scratch": "poker"},
-        {"announce": "full_house"},
-        {"set_aside": [1, 5]},
-        "stop",
-    ):
-        assert to_json(from_json(data)) == data
-    # a roll keeps the order read; a hold is a multiset
-    assert from_json({"roll": [5, 1, 3]}) == Roll((5, 1, 3))
-    assert from_json({"hold": [6, 1, 6]}) == Hold((1, 6, 6))
 
 
 def test_a_shared_example_record_loads_and_replays() -> None:
@@ -164,6 +148,8 @@ def test_a_turn_that_does_not_end_is_refused() -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(preset=st.sampled_from(SHEET_PRESETS), players=st.integers(1, 3), seed=st.integers(0, 2**32))
+@example(preset="poker-fences", players=3, seed=0)  # scratches, announcements, column order
+@example(preset="yahtzee", players=2, seed=157)  # the forced joker
 def test_a_played_game_replays_from_its_record(preset: str, players: int, seed: int) -> None:
     recorder = Recorder(variant(preset), [f"P{i}" for i in range(players)])
     random_game(recorder, seed)
@@ -206,6 +192,29 @@ def test_a_refused_action_is_not_recorded() -> None:
     with pytest.raises(IllegalActionError):
         recorder.apply(Score("poker"))
     assert (recorder.state, recorder.record.to_json()) == before
+
+
+@pytest.mark.parametrize(
+    ("spec", "first", "refused", "still_legal"),
+    [
+        # «Тысяча»: three ones (100) may be banked; a roll of three dice where two are due
+        ("thousand-classic", Roll((1, 1, 1, 2, 3)), Roll((1, 2, 3)), Stop()),
+        # five sixes may be recorded as poker; a roll of four dice after holding nothing
+        ("poker-classic(stages=free)", Roll((6, 6, 6, 6, 6)), Roll((1, 2, 3, 4)), Score("poker")),
+    ],
+)
+def test_a_refused_roll_keeps_no_implied_throw_on(
+    spec: str, first: Roll, refused: Roll, still_legal: Action
+) -> None:
+    recorder = Recorder(variant(spec), ["Anna", "Boris"])
+    recorder.apply(first)
+    assert still_legal in recorder.engine.decisions(recorder.state)
+    before = (recorder.state, recorder.record.to_json())
+    with pytest.raises(IllegalActionError):
+        recorder.apply(refused)
+    assert (recorder.state, recorder.record.to_json()) == before
+    recorder.apply(still_legal)
+    assert replay(recorder.record) == recorder.state
 
 
 def test_overridden_options_are_recorded() -> None:
@@ -255,3 +264,17 @@ def test_resume_after_a_decision_the_record_does_not_show() -> None:
     live.apply(Roll((6, 6, 6, 6, 6)))
     assert resumed.state == live.state
     assert resumed.record.to_json() == live.record.to_json()
+
+
+def test_a_written_roll_stands_for_the_decision_to_throw_on_where_one_is_due() -> None:
+    rules = variant("poker-classic")
+    engine = engine_for(rules)
+    state = engine.new_game(rules, ["A"])
+    assert written_steps(engine, state, Roll((1, 2, 3, 4, 6))) == [Roll((1, 2, 3, 4, 6))]
+    state = engine.apply(state, Roll((1, 2, 3, 4, 6)))
+    assert written_steps(engine, state, Roll((6, 6, 6, 1, 2))) == [Hold(()), Roll((6, 6, 6, 1, 2))]
+    assert written_steps(engine, state, Score("chance")) == [Score("chance")]
+    for _ in range(2):
+        state = engine.apply(engine.apply(state, Hold(())), Roll((1, 2, 3, 4, 6)))
+    with pytest.raises(IllegalActionError, match="no throw is allowed"):
+        written_steps(engine, state, Roll((1, 2, 3, 4, 6)))  # three throws made

@@ -12,9 +12,10 @@ steps::
     6
 """
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
 from kosti.errors import IllegalActionError, KostiError, OptionError, RecordError
-from kosti.games import apply, engine_for, legal_actions, new_game
+from kosti.events import Event
+from kosti.games import apply, engine_for, legal_actions, new_game, step
 from kosti.rules import PRESETS, Variant, preset, variant
 
 __version__ = "0.1.0"
@@ -23,6 +24,8 @@ __all__ = [
     "PRESETS",
     "Action",
     "Announce",
+    "CellAction",
+    "Event",
     "Hold",
     "IllegalActionError",
     "KostiError",
@@ -41,5 +44,6 @@ __all__ = [
     "legal_actions",
     "new_game",
     "preset",
+    "step",
     "variant",
 ]

@@ -9,15 +9,17 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from kosti.commands import play, serve, simulate, solve
+from kosti.commands.common import emit, fail
 from kosti.errors import KostiError
-from kosti.games import engine_for
 from kosti.rules.presets import PRESETS, option_docs, variant
+from kosti.show import score_report, summary, summary_table
 
 app = typer.Typer(
     name="kosti",
@@ -26,16 +28,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def fail(reason: str) -> NoReturn:
-    """Exit 2 with ``reason`` on standard error, nothing on standard output."""
-    typer.echo(f"kosti: {reason}", err=True)
-    raise typer.Exit(2)
-
-
-def emit(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False))
 
 
 @app.command()
@@ -50,7 +42,7 @@ def score(
     """What these dice score: every cell of a sheet, a thousand throw, or a showdown hand."""
     try:
         rules = variant(preset)
-        report = engine_for(rules).score_report(rules, dice, first_throw)
+        report = score_report(rules, dice, first_throw)
     except KostiError as error:
         fail(str(error))
     if as_json:
@@ -68,22 +60,24 @@ def score(
 def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final state as JSON.")] = False,
+    with_events: Annotated[
+        bool, typer.Option("--events", help="Add every event: why each score changed (RULES.md §5.1).")
+    ] = False,
 ) -> None:
     """Replay a game record and print the state after its last action."""
-    from kosti.record import load
-    from kosti.record import replay as run
+    from kosti.record import load, replay_events
 
     try:
-        state = run(load(file))
+        state, events = replay_events(load(file))
     except KostiError as error:
         fail(str(error))
-    summary = engine_for(state.variant).summary(state)
+    shown = summary(state)
     if as_json:
-        emit(summary)
+        if with_events:
+            shown["events"] = [event.to_json(state.players) for event in events]
+        emit(shown)
         return
-    from kosti.show import summary_table
-
-    Console().print(summary_table(summary))
+    Console().print(summary_table(shown))
 
 
 @app.command()
@@ -149,20 +143,21 @@ def rules(
     console.print(table)
 
 
-def register_commands() -> None:
-    """Import every module of :mod:`kosti.commands` so their commands join :data:`app`."""
-    import importlib
-    import pkgutil
-
-    import kosti.commands
-
-    for module in pkgutil.iter_modules(kosti.commands.__path__):
-        importlib.import_module(f"kosti.commands.{module.name}")
+# the commands of the other modules, in the order `kosti --help` lists them
+for command in (
+    play.play,
+    serve.serve,
+    serve.verify,
+    simulate.simulate,
+    solve.solve,
+    solve.hint,
+    solve.report,
+):
+    app.command()(command)
 
 
 def main() -> None:
     """Entry point of the ``kosti`` script."""
-    register_commands()
     try:
         # not standalone: Typer would print a usage error as a multi-line box, and
         # RULES.md §6 promises a one-line reason on standard error

@@ -21,6 +21,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
+from babel import Locale
+
 from kosti.errors import OptionError
 
 Lang = Literal["en", "ru"]
@@ -33,15 +35,14 @@ Message = str | Mapping[str, str]
 
 
 def plural_category(lang: str, n: int) -> str:
-    """The CLDR plural category of the whole number ``n`` (1 бросок, 2 броска, 5 бросков)."""
-    n = abs(n)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "other"
+    """The CLDR plural category of the whole number ``n`` (1 бросок, 2 броска, 5 бросков),
+    by Babel's copy of the CLDR rules."""
+    return str(_locale(lang).plural_form(abs(n)))
+
+
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Message]]:

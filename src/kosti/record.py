@@ -8,17 +8,16 @@ games played with real dice and the storage of every game played here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
-from kosti.bots.base import Bot
-from kosti.errors import KostiError, RecordError
+from kosti.errors import IllegalActionError, KostiError, RecordError
+from kosti.events import Event, Events
 from kosti.games import engine_for
-from kosti.games.base import GameState
-from kosti.roller import DiceSource
+from kosti.games.base import Engine, GameState
 from kosti.rules.presets import Variant, variant
 
 
@@ -116,6 +115,33 @@ def load(path: str | Path) -> Record:
     return Record.from_json(data)
 
 
+def written_steps(engine: Engine[Any], state: GameState, action: Action) -> list[Action]:
+    """The actions that ``action``, as a record writes it, stands for in ``state`` (RULES.md §5):
+    a roll where the player must first decide to throw on stands for that decision (the
+    engine's :meth:`~kosti.games.base.Engine.implicit_throw`), then the roll.
+    :class:`~kosti.errors.IllegalActionError` when no throw is allowed there."""
+    if not isinstance(action, Roll) or engine.to_throw(state) != 0 or engine.is_finished(state):
+        return [action]
+    implied = engine.implicit_throw(state)
+    if implied is None:
+        raise IllegalActionError("no throw is allowed now")
+    return [implied, action]
+
+
+def apply_written(engine: Engine[Any], state: GameState, action: Action) -> list[tuple[Action, GameState]]:
+    """Each of the :func:`written_steps` of ``action`` with the state after it; the last
+    state carries the events of them all. Nothing is changed when any step is refused."""
+    applied: list[tuple[Action, GameState]] = []
+    events: Events = ()
+    for step in written_steps(engine, state, action):
+        state = engine.apply(state, step)
+        events += state.events
+        applied.append((step, state))
+    if len(applied) > 1:  # a decision to throw on changes no score, but its events would count
+        applied[-1] = (applied[-1][0], replace(state, events=events))
+    return applied
+
+
 def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
     """Replay ``record``, yielding (turn, action, state) after every action (1-based).
 
@@ -141,17 +167,24 @@ def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
             if state.turn != start or engine.is_finished(state):
                 raise RecordError(f"the turn is already over, {action} is one action too many", t, a)
             try:
-                if isinstance(action, Roll) and engine.to_throw(state) == 0:
-                    implied = engine.implicit_throw(state)
-                    if implied is None:
-                        raise KostiError("no throw is allowed now")
-                    state = engine.apply(state, implied)
-                state = engine.apply(state, action)
+                state = apply_written(engine, state, action)[-1][1]
             except KostiError as error:
                 raise RecordError(f"{action}: {error}", t, a) from None
             yield t, a, state
         if state.turn == start and t < len(record.turns) and not engine.is_finished(state):
             raise RecordError("the turn does not end before the next one starts", t)
+
+
+def replay_events(record: Record) -> tuple[GameState, list[Event]]:
+    """The state after the last action of ``record`` and every event of the game, in order
+    (RULES.md §5.1); the initial state's own events (a showdown's first antes) come first."""
+    collected: list[Event] = []
+    last: GameState | None = None
+    for _, _, last in states(record):
+        collected.extend(last.events)
+    if last is None:  # pragma: no cover - states() always yields the initial state
+        raise RecordError("empty record")
+    return last, collected
 
 
 def replay(record: Record) -> GameState:
@@ -182,21 +215,28 @@ class Recorder:
         return recorder
 
     def apply(self, action: Action) -> GameState:
-        """Apply ``action`` (refused ones change nothing) and log it in the record."""
+        """Apply ``action`` and log it in the record. A bare roll where the player must first
+        decide to throw on makes that decision too (:func:`written_steps`), as in a record (a
+        resumed game stops there). A refused action changes nothing: nor does the decision
+        that a refused roll implies (RULES.md §4)."""
+        applied = apply_written(self.engine, self.state, action)
         before = self.state
-        if isinstance(action, Roll) and self.engine.to_throw(before) == 0:
-            # a bare roll where the player must first decide to throw on: the roll
-            # implies that decision, as it does in a record (a resumed game stops there)
-            implied = self.engine.implicit_throw(before)
-            if implied is not None:
-                self.apply(implied)
-                before = self.state
-        seat = self.engine.current_player(before)
-        after: GameState = self.engine.apply(before, action)
+        for step, after in applied:
+            self.log(before, step, after)
+            before = after
+        return self.state
+
+    def log(self, before: GameState, action: Action, after: GameState) -> None:
+        """Take ``after``, the state that ``action`` led to from the game's state ``before``,
+        as the game's state and write ``action`` in the record. :meth:`apply` calls it; so
+        does :func:`kosti.bots.base.play_out` as its ``on_action``, for a game bots play on."""
+        if before is not self.state:
+            raise KostiError("the recorder logs only an action applied to the game's own state")
         # a decision that the next roll implies is not written (RULES.md §5)
         if action != self.engine.implicit_throw(before):
             turns = self.record.turns
             if not turns or self._turn_closed:
+                seat = self.engine.current_player(before)
                 if seat is None:  # pragma: no cover - apply refuses actions after the end
                     raise KostiError("the game is over")
                 turns.append(Turn(self.record.players[seat]))
@@ -205,23 +245,5 @@ class Recorder:
         elif after.turn != before.turn:  # pragma: no cover - implicit throws never end a turn
             self._turn_closed = True
         self.state = after
-        return after
-
-    def play_out(self, bots: Sequence[Bot], dice: DiceSource, max_actions: int = 1_000_000) -> GameState:
-        """Play on to the end, ``bots[seat]`` deciding for each seat and ``dice`` throwing,
-        logging every action; stops after ``max_actions`` actions."""
-        for _ in range(max_actions):
-            state = self.state
-            if self.engine.is_finished(state):
-                break
-            n = self.engine.to_throw(state)
-            if n:
-                self.apply(Roll(dice.roll(n)))
-                continue
-            seat = self.engine.current_player(state)
-            if seat is None:  # pragma: no cover - not finished means someone acts
-                break
-            self.apply(bots[seat].choose(state))
-        return self.state
 
     _turn_closed: bool = True

@@ -121,6 +121,14 @@ def test_make_bot_refuses_unknown_levels_and_families() -> None:
         make_bot("random", "chess")
     with pytest.raises(OptionError):
         make_bot("optimal", "thousand")
+    with pytest.raises(OptionError, match="score-sheet"):
+        make_bot("table", "thousand")
+
+
+def test_make_bot_makes_the_simulators_table_bot_too() -> None:
+    from kosti.sim.table import TableBot
+
+    assert isinstance(make_bot("table", "sheet", 3), TableBot)
 
 
 def test_optimal_is_offered_only_where_the_solver_plays() -> None:

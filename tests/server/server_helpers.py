@@ -6,12 +6,16 @@ import os
 import re
 import secrets
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
@@ -150,11 +154,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def uvicorn_thread(app: Any) -> Iterator[str]:
+def uvicorn_thread(app: Any, **options: Any) -> Iterator[str]:
     """``app`` served by a real uvicorn on a free loopback port, in a thread; its base URL."""
     import uvicorn
 
-    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536, **options
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -168,3 +174,57 @@ def uvicorn_thread(app: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+REDIS_URL = os.environ.get("KOSTI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_url() -> str:
+    """The Redis of the tests; skip when none answers."""
+    redis = pytest.importorskip("redis")
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2)
+        client.ping()
+        client.close()
+    except redis.RedisError as error:
+        pytest.skip(f"no Redis answers at {REDIS_URL}: {error}")
+    return REDIS_URL
+
+
+@contextmanager
+def kosti_serve(database: str, log: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """A ``kosti serve`` process on a free loopback port, ready to answer; killed at the end if alive."""
+    port = free_port()
+    command = [sys.executable, "-c", "from kosti.cli import main; main()", "serve"]
+    command += [
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--database",
+        database,
+        "--bot-delay",
+        "0",
+        *extra,
+    ]
+    with log.open("ab") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"kosti serve exited with {process.returncode}: {log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{base}/api/server", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"kosti serve did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.2)
+        yield process, base
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)

@@ -4,52 +4,18 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from server_helpers import first_move, free_port
+from server_helpers import first_move, kosti_serve
 from websockets.sync.client import connect
 
 from kosti.record import Record
 from kosti.server.fair import verify
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@contextmanager
-def kosti_serve(database: str, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """A ``kosti serve`` process on a free loopback port, ready to answer; killed at the end if alive."""
-    port = free_port()
-    command = [sys.executable, "-c", "from kosti.cli import main; main()", "serve"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--database", database, "--bot-delay", "0"]
-    with log.open("ab") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"kosti serve exited with {process.returncode}: {log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{base}/api/server", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"kosti serve did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.2)
-        yield process, base
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
 
 
 def receive_state(ws: Any) -> dict[str, Any]:

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from kosti.actions import Roll, Score
-from kosti.cli import app, register_commands
+from kosti.actions import Action, CellAction, Roll
+from kosti.bots.base import play_out
 from kosti.errors import KostiError, RecordError
 from kosti.games import engine_for
+from kosti.games.base import GameState
 from kosti.record import Record, Recorder
 from kosti.roller import FairDice, ScriptedDice, commitment, fair_die
 from kosti.rules.presets import variant
@@ -49,21 +49,23 @@ def test_the_client_seed_keeps_each_players_part_in_seat_order() -> None:
         combine_client_seeds(["ab:c"])  # a colon would blur the HMAC message's fields
 
 
+class FirstCell:
+    """Records the first throw of every turn in the first open cell."""
+
+    name = "first-cell"
+
+    def choose(self, state: GameState) -> Action:
+        decisions = engine_for(state.variant).decisions(state)
+        return next(a for a in decisions if isinstance(a, CellAction) and a.kind == "score")
+
+
 def fair_record(players: tuple[str, ...] = ("Anna", "Boris")) -> Record:
     """A finished two-player game whose every die comes from the fair dice, as the server plays it."""
     dice = FairDice(SEED, CLIENT)
     order, throws = rolloff(players, dice)
     names = [players[i] for i in order]
     recorder = Recorder(variant("poker-free(lower=[chance])"), names)
-    engine = engine_for(recorder.state.variant)
-    for _ in range(1000):
-        if engine.is_finished(recorder.state):
-            break
-        n = engine.to_throw(recorder.state)
-        if n:
-            recorder.apply(Roll(dice.roll(n)))
-        else:
-            recorder.apply(next(a for a in engine.decisions(recorder.state) if isinstance(a, Score)))
+    play_out(recorder.state, [FirstCell(), FirstCell()], dice, max_actions=1000, on_action=recorder.log)
     record = recorder.record
     record.extra = {
         "fair": {"server_seed_sha256": commitment(SEED), "client_seed": CLIENT, "server_seed": SEED.hex()},
@@ -177,44 +179,38 @@ def test_fair_dice_that_break_a_rule_are_bad_input() -> None:
 # -- the commands ---------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def runner() -> CliRunner:
-    register_commands()
-    return CliRunner()
-
-
 def write(tmp_path: Path, record: Record) -> Path:
     path = tmp_path / "record.json"
     path.write_text(record.dumps(), encoding="utf-8")
     return path
 
 
-def test_verify_exits_0_on_a_fair_game(runner: CliRunner, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["verify", str(write(tmp_path, fair_record()))])
-    assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("fair: ")
+def test_verify_exits_0_on_a_fair_game(kosti: Any, tmp_path: Path) -> None:
+    result = kosti("verify", str(write(tmp_path, fair_record())))
+    assert result.code == 0, result.err
+    assert result.out.startswith("fair: ")
 
 
-def test_verify_exits_1_naming_the_first_bad_throw(runner: CliRunner, tmp_path: Path) -> None:
+def test_verify_exits_1_naming_the_first_bad_throw(kosti: Any, tmp_path: Path) -> None:
     def change(data: dict[str, Any]) -> None:
         roll = data["turns"][1]["actions"][0]["roll"]
         roll[0] = roll[0] % 6 + 1
 
-    result = runner.invoke(app, ["verify", str(write(tmp_path, altered(fair_record(), change))), "--json"])
-    assert result.exit_code == 1
-    verdict = json.loads(result.stdout)
+    result = kosti("verify", str(write(tmp_path, altered(fair_record(), change))), "--json")
+    assert result.code == 1
+    verdict = json.loads(result.out)
     assert verdict["fair"] is False
     assert verdict["reason"].startswith("turn 2, action 1")
 
 
 @pytest.mark.parametrize("content", ["not json", '{"variant": "poker-free", "players": ["A"], "turns": []}'])
-def test_verify_exits_2_on_bad_input(runner: CliRunner, tmp_path: Path, content: str) -> None:
+def test_verify_exits_2_on_bad_input(kosti: Any, tmp_path: Path, content: str) -> None:
     path = tmp_path / "record.json"
     path.write_text(content, encoding="utf-8")
-    result = runner.invoke(app, ["verify", str(path)])
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("kosti: ")
+    result = kosti("verify", str(path))
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith("kosti: ")
 
 
 @pytest.mark.parametrize(
@@ -226,9 +222,9 @@ def test_verify_exits_2_on_bad_input(runner: CliRunner, tmp_path: Path, content:
         (["--database", "postgresql://who:secret@127.0.0.1:1/none"], "cannot open the database"),
     ],
 )
-def test_serve_refuses_bad_settings_in_one_line(runner: CliRunner, args: list[str], words: str) -> None:
-    result = runner.invoke(app, ["serve", *args])
-    assert result.exit_code == 2
-    assert words in result.stderr
-    assert "secret" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_serve_refuses_bad_settings_in_one_line(kosti: Any, args: list[str], words: str) -> None:
+    result = kosti("serve", *args)
+    assert result.code == 2
+    assert words in result.err
+    assert "secret" not in result.err
+    assert len(result.err.strip().splitlines()) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 import pytest
@@ -108,7 +109,12 @@ def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
         ({"score": "chance"}, "illegal"),  # dice first
         ({"hold": [7]}, "bad_action"),
         ({"dance": 1}, "bad_action"),
-        (["throw"], "bad_action"),
+        ([], "bad_action"),  # a move is one to four actions
+        (["throw", {"hold": []}, {"hold": []}, {"hold": []}, {"hold": []}], "bad_action"),
+        ("roll 1 2 3 4 5", "bad_action"),  # the notation is read as the record form is
+        ("hold 7", "bad_action"),
+        ("dance", "bad_action"),
+        ("score chance", "illegal"),
     ],
 )
 def test_a_refused_action_changes_nothing(action: Any, code: str) -> None:
@@ -138,9 +144,9 @@ def test_stale_out_of_turn_and_unknown_tokens_are_refused() -> None:
 
 def test_seating_refusals() -> None:
     t = table(seats=3)
-    apply(t, t.plan_join("Anna", None)[0])
+    apply(t, t.plan_join("Anna", "a")[0])
     with pytest.raises(Refusal, match="called Anna"):
-        t.plan_join("anna", None)
+        t.plan_join("anna", "b")
     with pytest.raises(Refusal) as taken:
         t.plan_bot(0, "first")
     assert taken.value.code == "taken"
@@ -153,18 +159,30 @@ def test_seating_refusals() -> None:
     with pytest.raises(Refusal):
         t.plan_join("Boris", "a:b")
     apply(t, t.plan_bot(None, "first"))
-    apply(t, t.plan_join("Boris", None)[0])
+    apply(t, t.plan_join("Boris", "b")[0])
     with pytest.raises(Refusal) as started:
-        t.plan_join("Vera", None)
+        t.plan_join("Vera", "v")
     assert started.value.code == "started"
 
 
-def test_a_table_of_bots_alone_still_gets_a_client_seed() -> None:
+def test_the_server_never_picks_the_client_seed() -> None:
+    t = table(seats=2)
+    with pytest.raises(Refusal) as no_seed:
+        t.plan_join("Anna", None)  # a raw client that sends none: the server must not choose one
+    assert no_seed.value.code == "no_seed"
+    assert t.version == 0
+    scorekeeper = table(seats=1, mode="scorekeeper")
+    events, _ = scorekeeper.plan_join("Anna", None)  # no server dice, no seed to protect
+    assert events[0][0] == "join"
+
+
+def test_a_table_of_bots_alone_takes_its_commitment_as_client_seed() -> None:
     t = table(seats=2)
     apply(t, t.plan_bot(None, "first"))
     apply(t, t.plan_bot(None, "first"))
     assert t.status == "playing"
-    assert t.client_seed
+    # the rule is fixed before the server seed is drawn: the server cannot choose the seed after
+    assert t.client_seed == hashlib.sha256(SEED).hexdigest()
 
 
 def test_the_server_seed_is_revealed_only_when_the_game_is_over() -> None:
@@ -231,7 +249,7 @@ def test_a_scorekeeper_table_takes_typed_dice_and_no_server_throws() -> None:
 def test_a_bot_moves_throw_included() -> None:
     t = table("poker-free(lower=[chance],first_player=seat)", seats=2)
     apply(t, t.plan_bot(None, "first"))
-    apply(t, t.plan_join("Anna", None)[0])
+    apply(t, t.plan_join("Anna", "a")[0])
     for _ in range(10):
         seat = t.bot_to_move()
         if seat is None:

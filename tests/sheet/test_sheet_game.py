@@ -12,26 +12,17 @@ from fractions import Fraction
 
 import pytest
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop
 from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState
 from kosti.rules import UPPER_CELLS, variant
 from kosti.settlement import settle
+from kosti.show import summary
 
 
-def act(text: str) -> Action:
-    word, *args = text.split()
-    if word == "roll":
-        return Roll(tuple(int(a) for a in args))
-    if word == "hold":
-        return Hold(tuple(sorted(int(a) for a in args)))
-    if word == "score":
-        return Score(args[0])
-    if word == "scratch":
-        return Scratch(args[0])
-    if word == "announce":
-        return Announce(args[0])
-    raise ValueError(f"cannot read {text!r}")
+def cells_to(state: SheetState, kind: str = "score") -> list[str]:
+    """The cells that the legal cell actions of ``kind`` name, in the engine's order."""
+    return [a.cell for a in SHEET.decisions(state) if isinstance(a, CellAction) and a.kind == kind]
 
 
 def new(spec: str, players: int = 1) -> SheetState:
@@ -40,14 +31,14 @@ def new(spec: str, players: int = 1) -> SheetState:
 
 def play(state: SheetState, *steps: str) -> SheetState:
     for step in steps:
-        state = SHEET.apply(state, act(step))
+        state = SHEET.apply(state, Action.parse(step))
     return state
 
 
 def refused(state: SheetState, step: str | Action, *reason: str) -> str:
     """Assert that ``step`` is refused with a message containing ``reason`` and nothing changed."""
     before = copy.deepcopy(state)
-    action = act(step) if isinstance(step, str) else step
+    action = Action.parse(step) if isinstance(step, str) else step
     with pytest.raises(IllegalActionError) as caught:
         SHEET.apply(state, action)
     message = str(caught.value)
@@ -83,7 +74,7 @@ def test_a_turn_starts_with_a_throw_of_five() -> None:
     refused(state, "score sixes", "thrown first")
     refused(state, "hold 6", "thrown first")
     refused(state, "roll 1 2 3", "5 dice", "not 3")
-    refused(state, "roll 1 2 3 4 7", "1 to 6")
+    refused(state, Roll((1, 2, 3, 4, 7)), "1 to 6")
     refused(state, Stop(), "thrown first")
 
 
@@ -151,10 +142,10 @@ def test_the_game_ends_when_every_sheet_is_full() -> None:
     # equal totals share the place
     assert SHEET.scores(state) == [60, 60]
     assert SHEET.winners(state) == [0, 1]
-    summary = SHEET.summary(state)
-    assert summary["finished"] is True
-    assert summary["winner"] is None
-    assert summary["winners"] == ["Anna", "Boris"]
+    shown = summary(state)
+    assert shown["finished"] is True
+    assert shown["winner"] is None
+    assert shown["winners"] == ["Anna", "Boris"]
     refused(state, "roll 1 2 3 4 5", "over")
     refused(state, "score chance", "over")
 
@@ -166,7 +157,7 @@ def test_the_game_ends_when_every_sheet_is_full() -> None:
 def test_sequential_stages_refuse_a_combination_before_the_upper_section_is_full(spec: str) -> None:
     state = play(new(spec), "roll 6 6 6 6 6")
     refused(state, "score poker", "upper section must be full")
-    assert {a.cell for a in SHEET.decisions(state) if isinstance(a, Score)} == set(UPPER_CELLS)
+    assert set(cells_to(state)) == set(UPPER_CELLS)
     # with five upper cells filled, still refused
     for name in UPPER_CELLS[:5]:
         state = play(state, f"score {name}", "roll 6 6 6 6 6")
@@ -321,7 +312,7 @@ def test_scratch_after_throw_k_banks_three_minus_k(throws: int, banked: int) -> 
 def test_scratching_needs_the_option() -> None:
     state = play(new("poker-mandatory(stages=free)"), "roll 1 2 3 4 6")
     refused(state, "scratch poker", "no scratching")
-    assert not any(isinstance(a, Scratch) for a in SHEET.decisions(state))
+    assert cells_to(state, "scratch") == []
 
 
 def test_a_filled_cell_cannot_be_scratched() -> None:
@@ -368,7 +359,7 @@ def test_column_two_announce_and_the_turn_ends_there() -> None:
     refused(announced, "announce poker", "announced already")
     refused(announced, "score pair", "four_of_a_kind was announced")
     refused(announced, "scratch pair", "four_of_a_kind was announced")
-    assert {a.cell for a in SHEET.decisions(announced) if isinstance(a, Score)} == {"four_of_a_kind"}
+    assert cells_to(announced) == ["four_of_a_kind"]
     # «Иду на карету»: keep the fives, throw three
     made = play(announced, "hold 5 5", "roll 5 5 2", "score four_of_a_kind")
     assert cell(made, "four_of_a_kind", column=1) == 20
@@ -397,7 +388,7 @@ def test_column_two_announced_upper_cell_scores_its_deviation() -> None:
 def test_announcing_is_for_column_two_only() -> None:
     state = play(new("poker-fences"), "hold", "roll 6 6 1 2 3")
     refused(state, "announce sixes", "column II only")
-    assert not any(isinstance(a, Announce) for a in SHEET.decisions(state))
+    assert cells_to(state, "announce") == []
 
 
 def test_column_three_goes_in_table_order() -> None:
@@ -407,14 +398,14 @@ def test_column_three_goes_in_table_order() -> None:
     assert SHEET.to_throw(state) == 5
     state = play(state, "roll 6 6 6 6 6")
     refused(state, "score sixes", "in order", "ones comes next")
-    assert {a.cell for a in SHEET.decisions(state) if isinstance(a, Score)} == {"ones"}
+    assert cells_to(state) == ["ones"]
     state = play(state, "score ones")
     assert cell(state, "ones", column=2) == -3
     for face, name in enumerate(UPPER_CELLS[1:], 2):
         state = play(state, f"roll {face} {face} {face} 1 1", f"score {name}")
     # the forced lower cell may be scratched, before or after the first throw, but no other
     assert SHEET.to_throw(state) == 0
-    assert [a for a in SHEET.decisions(state) if isinstance(a, Scratch)] == [Scratch("pair")]
+    assert cells_to(state, "scratch") == ["pair"]
     refused(state, "scratch poker", "pair comes next")
     state = play(state, "scratch pair", "hold", "roll 1 1 2 2 6")
     refused(state, "score pair", "already recorded")
@@ -444,14 +435,14 @@ def test_fences_upper_bonus_per_column() -> None:
         state = play(state, f"scratch {name}")
     for name in ("full_house", "four_of_a_kind", "poker", "chance"):
         state = play(state, f"scratch {name}")
-    summary = SHEET.summary(state)
-    assert summary["players"][0]["upper_bonus"] == [50, -20, None]
-    assert summary["players"][0]["upper"] == [6, -1, 0]
+    shown = summary(state)
+    assert shown["players"][0]["upper_bonus"] == [50, -20, None]
+    assert shown["players"][0]["upper"] == [6, -1, 0]
     # column III: exactly 0 → nothing (its upper cells come first: no choice before the throw)
     for face, name in enumerate(UPPER_CELLS, 1):
         other = 1 if face != 1 else 2
         state = play(state, f"roll {face} {face} {face} {other} {other}", f"score {name}")
-    assert SHEET.summary(state)["players"][0]["upper_bonus"] == [50, -20, 0]
+    assert summary(state)["players"][0]["upper_bonus"] == [50, -20, 0]
 
 
 def test_fences_game_is_45_turns() -> None:
@@ -484,7 +475,7 @@ YAHTZEE_OTHER_LOWER = (
 def test_extra_yahtzee_forces_its_upper_cell_and_earns_the_bonus() -> None:
     state = play(new("yahtzee"), "roll 5 5 5 5 5", "score yahtzee", "roll 3 3 3 3 3")
     refused(state, "score chance", "forced joker", "threes")
-    assert [a.cell for a in SHEET.decisions(state) if isinstance(a, Score)] == ["threes"]
+    assert cells_to(state) == ["threes"]
     state = play(state, "score threes")
     assert cell(state, "threes") == 15
     assert state.sheets[0].yahtzee_bonuses == 1
@@ -495,7 +486,7 @@ def test_joker_lower_cell_at_full_value_when_its_upper_cell_is_filled() -> None:
     state = play(new("yahtzee"), "roll 5 5 5 5 5", "score yahtzee", "roll 3 3 3 1 1", "score threes")
     state = play(state, "roll 3 3 3 3 3")
     refused(state, "score ones", "forced joker")
-    assert {a.cell for a in SHEET.decisions(state) if isinstance(a, Score)} == set(YAHTZEE_OTHER_LOWER)
+    assert set(cells_to(state)) == set(YAHTZEE_OTHER_LOWER)
     assert cell(play(state, "score full_house"), "full_house") == 25
     assert cell(play(state, "score small_straight"), "small_straight") == 30
     assert cell(play(state, "score large_straight"), "large_straight") == 40
@@ -508,7 +499,7 @@ def test_joker_upper_cell_for_zero_when_the_lower_section_is_full() -> None:
     for name in YAHTZEE_OTHER_LOWER:
         state = play(state, "roll 1 2 3 4 6", f"score {name}")
     state = play(state, "roll 6 6 6 6 6")
-    assert {a.cell for a in SHEET.decisions(state) if isinstance(a, Score)} == set(UPPER_CELLS[:5])
+    assert set(cells_to(state)) == set(UPPER_CELLS[:5])
     state = play(state, "score twos")
     assert cell(state, "twos") == 0
     assert state.sheets[0].yahtzee_bonuses == 1
@@ -526,7 +517,7 @@ def test_no_yahtzee_bonus_when_the_yahtzee_cell_holds_zero() -> None:
 
 def test_no_joker_while_the_yahtzee_cell_is_open() -> None:
     state = play(new("yahtzee"), "roll 2 2 2 2 2")
-    assert len([a for a in SHEET.decisions(state) if isinstance(a, Score)]) == 13
+    assert len(cells_to(state)) == 13
     state = play(state, "score chance")
     assert cell(state, "chance") == 10
     assert state.sheets[0].yahtzee_bonuses == 0
@@ -535,7 +526,7 @@ def test_no_joker_while_the_yahtzee_cell_is_open() -> None:
 def test_free_joker_scores_ordinary_dice_while_its_upper_cell_is_open() -> None:
     state = play(new("yahtzee(joker=free)"), "roll 5 5 5 5 5", "score yahtzee", "roll 3 3 3 3 3")
     # not forced into threes: every open cell, a full house only as the dice are (none)
-    assert len([a for a in SHEET.decisions(state) if isinstance(a, Score)]) == 12
+    assert len(cells_to(state)) == 12
     assert cell(play(state, "score full_house"), "full_house") == 0
     assert play(state, "score chance").sheets[0].yahtzee_bonuses == 1
 
@@ -572,14 +563,14 @@ def short_three_player_game(spec: str) -> SheetState:
 def test_summary_settles_a_finished_game_against_the_average() -> None:
     state = short_three_player_game("poker-free(lower=[chance])")
     assert SHEET.scores(state) == [10, 20, 32]
-    summary = SHEET.summary(state)
-    assert summary["winner"] == "Vera"
-    assert summary["settlement"] == [
+    shown = summary(state)
+    assert shown["winner"] == "Vera"
+    assert shown["settlement"] == [
         {"name": "Anna", "result": "-32/3"},
         {"name": "Boris", "result": "-2/3"},
         {"name": "Vera", "result": "34/3"},
     ]
-    staked = SHEET.summary(short_three_player_game("poker-free(lower=[chance],stake=3)"))
+    staked = summary(short_three_player_game("poker-free(lower=[chance],stake=3)"))
     assert [r["result"] for r in staked["settlement"]] == [-32, -2, 34]
 
 

@@ -13,10 +13,10 @@ import copy
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch
 from kosti.dice import counts, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, options_of
@@ -144,10 +144,12 @@ def playout(preset: str, players: int, seed: int, inject: bool = True) -> tuple[
             if inject and mischief.random() < 0.25:
                 check_decisions(state, decisions, names)
             action = choose(decisions, rng)
-            if isinstance(action, Score | Scratch):
+            if isinstance(action, CellAction) and action.kind in ("score", "scratch"):
                 if preset in BANKED:
                     model.banked[seat] += max(0, 3 - state.throws)
-                five_alike = isinstance(action, Score) and len(set(state.dice)) == 1
+                five_alike = (
+                    isinstance(action, CellAction) and action.kind == "score" and len(set(state.dice)) == 1
+                )
                 if preset == "yahtzee" and five_alike and state.sheets[seat].columns[0][YAHTZEE] == 50:
                     model.extra_yahtzees[seat] += 1
             if isinstance(action, Hold):
@@ -163,6 +165,9 @@ def playout(preset: str, players: int, seed: int, inject: bool = True) -> tuple[
     players=st.integers(min_value=1, max_value=4),
     seed=st.integers(min_value=0, max_value=2**32),
 )
+@example(preset="yahtzee", players=2, seed=157)  # a second Yahtzee: the +100 and the forced joker
+@example(preset="poker-fences", players=4, seed=0)  # three columns, the longest game
+@example(preset="poker-mandatory", players=1, seed=0)  # banked throws counted at the end
 def test_random_playouts(preset: str, players: int, seed: int) -> None:
     state, model = playout(preset, players, seed)
     options = options_of(state)

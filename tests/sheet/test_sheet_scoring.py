@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from kosti.dice import CARD_NAMES, show
-from kosti.games.sheet.scoring import cell_score, upper_bonus
+from kosti.errors import KostiError
+from kosti.games.sheet.scoring import cell_score, combination, upper_bonus
 from kosti.rules import SheetOptions, variant
 
 
@@ -24,6 +25,7 @@ MANDATORY = rules("poker-mandatory")
 FREE = rules("poker-free")
 FENCES = rules("poker-fences")
 YAHTZEE = rules("yahtzee")
+YATZY = rules("yatzy")
 DEVIATION_PRESETS = [CLASSIC, EXTENDED, MANDATORY, FENCES]
 COMBINATION_PRESETS = DEVIATION_PRESETS  # lower cells score the dice of the combination
 
@@ -290,6 +292,69 @@ def test_yahtzee_joker_counts_as_full_house_and_straights() -> None:
     assert cell_score("chance", dice, YAHTZEE, joker=True) == 15
 
 
+# -- yatzy (RULES.md §1.5: "every combination scores the pips of the dice that form it") -----
+
+
+def test_yatzy_upper_cells_score_their_sum() -> None:
+    assert cell_score("twos", (2, 2, 2, 4, 5), YATZY) == 6
+    assert cell_score("sixes", (1, 2, 3, 4, 5), YATZY) == 0
+    assert cell_score("fives", (5, 5, 5, 5, 5), YATZY) == 25
+
+
+def test_yatzy_pair_is_the_highest_pair() -> None:
+    assert cell_score("pair", (3, 3, 5, 5, 1), YATZY) == 10
+    assert cell_score("pair", (6, 6, 6, 2, 1), YATZY) == 12
+    assert cell_score("pair", (1, 2, 3, 4, 6), YATZY) == 0
+
+
+def test_yatzy_two_pairs_need_two_different_pairs() -> None:
+    assert cell_score("two_pairs", (3, 3, 5, 5, 1), YATZY) == 16
+    assert cell_score("two_pairs", (6, 6, 5, 5, 4), YATZY) == 22
+    # four alike or five alike are one face: never two pairs
+    assert cell_score("two_pairs", (2, 2, 2, 2, 3), YATZY) == 0
+    assert cell_score("two_pairs", (4, 4, 4, 4, 4), YATZY) == 0
+
+
+def test_yatzy_of_a_kind_scores_the_dice_of_the_kind() -> None:
+    assert cell_score("three_of_a_kind", (4, 4, 4, 6, 6), YATZY) == 12
+    assert cell_score("four_of_a_kind", (5, 5, 5, 5, 6), YATZY) == 20
+    assert cell_score("four_of_a_kind", (6, 6, 6, 6, 6), YATZY) == 24
+    assert cell_score("four_of_a_kind", (6, 6, 6, 1, 1), YATZY) == 0
+
+
+def test_yatzy_straights_are_exact() -> None:
+    assert cell_score("small_straight", (5, 4, 3, 2, 1), YATZY) == 15
+    assert cell_score("small_straight", (1, 2, 3, 4, 4), YATZY) == 0
+    assert cell_score("small_straight", (2, 3, 4, 5, 6), YATZY) == 0
+    assert cell_score("large_straight", (6, 5, 4, 3, 2), YATZY) == 20
+    assert cell_score("large_straight", (1, 2, 3, 4, 5), YATZY) == 0
+
+
+def test_yatzy_full_house_is_all_five_with_two_different_faces() -> None:
+    assert cell_score("full_house", (3, 3, 6, 6, 6), YATZY) == 24
+    assert cell_score("full_house", (1, 1, 2, 2, 2), YATZY) == 8
+    assert cell_score("full_house", (5, 5, 5, 5, 5), YATZY) == 0
+    assert cell_score("full_house", (2, 2, 3, 3, 4), YATZY) == 0
+
+
+def test_yatzy_five_alike_scores_a_fixed_50() -> None:
+    assert cell_score("yatzy", (1, 1, 1, 1, 1), YATZY) == 50
+    assert cell_score("yatzy", (6, 6, 6, 6, 6), YATZY) == 50
+    assert cell_score("yatzy", (6, 6, 6, 6, 5), YATZY) == 0
+    assert cell_score("chance", (6, 6, 6, 6, 5), YATZY) == 29
+
+
+def test_yatzy_has_no_first_throw_multiplier() -> None:
+    for cell, dice in (("yatzy", (3,) * 5), ("full_house", (3, 3, 6, 6, 6)), ("pair", (4, 4, 1, 2, 3))):
+        assert cell_score(cell, dice, YATZY, first_throw=True) == cell_score(cell, dice, YATZY)
+
+
+def test_yatzy_upper_bonus_is_50_from_63() -> None:
+    assert upper_bonus(63, YATZY) == 50
+    assert upper_bonus(105, YATZY) == 50
+    assert upper_bonus(62, YATZY) == 0
+
+
 # -- upper bonus ------------------------------------------------------------------------------
 
 
@@ -333,3 +398,8 @@ def test_card_faces_are_display_only() -> None:
     for cell in ("sixes", "pair", "poker", "large_straight"):
         for dice in ((6, 6, 6, 6, 6), (2, 3, 4, 5, 6)):
             assert cell_score(cell, dice, cards) == cell_score(cell, dice, CLASSIC)
+
+
+def test_an_unknown_cell_is_a_kosti_error() -> None:
+    with pytest.raises(KostiError, match="unknown cell 'sevens'"):
+        combination("sevens", (1, 2, 3, 4, 5), "exact")

@@ -12,6 +12,7 @@ from kosti.errors import IllegalActionError
 from kosti.games import engine_for, new_game
 from kosti.games.showdown.game import SHOWDOWN, ShowdownState
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 
 def start(players: Sequence[str] = ("Anna", "Boris"), **options: Any) -> ShowdownState:
@@ -212,9 +213,9 @@ def test_equal_net_winnings_share_first_place() -> None:
     state = stand_on(state, (6, 6, 1, 2, 3), (1, 2, 3, 4, 6))
     state = stand_on(state, (1, 2, 3, 4, 6), (6, 6, 1, 2, 3))
     assert SHOWDOWN.winners(state) == [0, 1]
-    summary = SHOWDOWN.summary(state)
-    assert summary["winner"] is None
-    assert summary["winners"] == ["Anna", "Boris"]
+    shown = summary(state)
+    assert shown["winner"] is None
+    assert shown["winners"] == ["Anna", "Boris"]
 
 
 def test_a_solitaire_round_returns_the_ante() -> None:
@@ -226,17 +227,17 @@ def test_a_solitaire_round_returns_the_ante() -> None:
 def test_summary_during_a_turn() -> None:
     state = stand_on(start(ante=2), (5, 5, 5, 1, 2))
     state = play(state, Roll((6, 6, 1, 2, 3)), Hold((6, 6)))
-    summary = SHOWDOWN.summary(state)
-    assert summary["variant"] == "poker-showdown(ante=2)"
-    assert summary["finished"] is False
-    assert summary["winner"] is None
-    assert summary["round"] == 1
-    assert summary["bank"] == 4
-    assert summary["current"] == "Boris"
-    assert summary["dice"] == [1, 2, 3, 6, 6]
-    assert summary["locked"] == [6, 6]
-    assert summary["throws"] == 1
-    anna, boris = summary["players"]
+    shown = summary(state)
+    assert shown["variant"] == "poker-showdown(ante=2)"
+    assert shown["finished"] is False
+    assert shown["winner"] is None
+    assert shown["round"] == 1
+    assert shown["bank"] == 4
+    assert shown["current"] == "Boris"
+    assert shown["dice"] == [1, 2, 3, 6, 6]
+    assert shown["locked"] == [6, 6]
+    assert shown["throws"] == 1
+    anna, boris = shown["players"]
     assert (anna["name"], anna["score"], anna["hand"], anna["hand_rank"]) == (
         "Anna",
         -2,

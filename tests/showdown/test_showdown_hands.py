@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kosti.errors import KostiError
@@ -121,6 +121,10 @@ def test_faces_outside_one_to_six_are_refused() -> None:
 
 
 @given(st.lists(st.integers(1, 6), min_size=5, max_size=5))
+@example([6, 6, 6, 6, 6])  # poker: also a four and a three, never a full house
+@example([3, 3, 6, 6, 6])  # full house
+@example([3, 3, 1, 6, 6])  # two pairs and a loose die
+@example([1, 2, 3, 4, 5])  # a straight counts for nothing here
 def test_hand_dice_are_part_of_the_throw_and_order_does_not_matter(dice: list[int]) -> None:
     hand = classify(dice)
     assert hand == classify(sorted(dice, reverse=True))

@@ -7,7 +7,7 @@ from copy import deepcopy
 from itertools import combinations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.actions import Action, Hold, Roll, Score, Stop
@@ -16,6 +16,7 @@ from kosti.errors import IllegalActionError
 from kosti.games.showdown.game import SHOWDOWN, ShowdownState
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 MAX_ACTIONS = 20_000
 
@@ -46,6 +47,11 @@ def illegal_actions(state: ShowdownState) -> list[Action]:
     throws=st.integers(1, 4),
     seed=st.integers(0, 2**32),
 )
+@example(players=6, ante=0, rounds=4, tiebreak="total", throws=1, seed=0)  # one throw: no decision at all
+@example(players=1, ante=1, rounds=1, tiebreak="hand_then_total", throws=3, seed=0)  # alone at the table
+@example(
+    players=2, ante=4, rounds=4, tiebreak="total", throws=4, seed=1
+)  # more throws than the source's three
 def test_random_legal_play(
     players: int, ante: int, rounds: int, tiebreak: str, throws: int, seed: int
 ) -> None:
@@ -84,7 +90,7 @@ def test_random_legal_play(
     assert state.turn >= rounds * players
     winners = SHOWDOWN.winners(state)
     assert winners and all(state.net[i] == max(state.net) for i in winners)
-    summary = SHOWDOWN.summary(state)
-    assert summary["finished"] is True
-    assert [p["score"] for p in summary["players"]] == list(state.net)
-    assert summary["winners"] == [names[i] for i in winners]
+    shown = summary(state)
+    assert shown["finished"] is True
+    assert [p["score"] for p in shown["players"]] == list(state.net)
+    assert shown["winners"] == [names[i] for i in winners]

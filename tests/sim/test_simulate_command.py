@@ -2,58 +2,46 @@
 
 from __future__ import annotations
 
-import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import Run
 from PIL import Image
 
-from kosti.cli import main
 from kosti.commands.simulate import parse_assignments
 from kosti.sim.report import PLOT_DPI, PLOT_SIZE
 
 SMALL = "poker-classic(lower=[pair,chance])"
 
 
-class Run:
-    def __init__(self, code: int, out: str, err: str) -> None:
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> Any:
-        return json.loads(self.out)
-
-
 @pytest.fixture
-def kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Any:
+def simulate(kosti: Callable[..., Run]) -> Callable[..., Run]:
+    """``kosti simulate ARGS…``, in-process."""
+
     def run(*args: str) -> Run:
-        monkeypatch.setattr(sys, "argv", ["kosti", "simulate", *args])
-        with pytest.raises(SystemExit) as exit_:
-            main()
-        out, err = capsys.readouterr()
-        code = exit_.value.code
-        return Run(code if isinstance(code, int) else (0 if code is None else 1), out, err)
+        return kosti("simulate", *args)
 
     return run
 
 
-def test_the_same_seed_gives_the_same_report_on_one_or_two_workers(kosti: Any) -> None:
+def test_the_same_seed_gives_the_same_report_on_one_or_two_workers(simulate: Any) -> None:
     args = (SMALL, "--games", "12", "--bots", "table,random,random", "--seed", "7", "--json")
-    one = kosti(*args, "--workers", "1")
-    two = kosti(*args, "--workers", "2")
+    one = simulate(*args, "--workers", "1")
+    two = simulate(*args, "--workers", "2")
     assert one.code == two.code == 0, one.err + two.err
     assert one.json() == two.json()
     data = one.json()
     assert data["games"] == 12 and data["seed"] == 7 and data["bots"] == ["table", "random", "random"]
     assert [s["name"] for s in data["seats"]] == ["1:table", "2:random", "3:random"]
     assert sum(s["wins"] for s in data["seats"]) >= 12
-    assert kosti(*args[:-3], "--seed", "8", "--json").json() != data
+    assert simulate(*args[:-3], "--seed", "8", "--json").json() != data
 
 
-def test_csv_and_plot_files(kosti: Any, tmp_path: Path) -> None:
+def test_csv_and_plot_files(simulate: Any, tmp_path: Path) -> None:
     csv_file, png = tmp_path / "games.csv", tmp_path / "scores.png"
-    result = kosti(
+    result = simulate(
         SMALL, "-n", "10", "--bots", "table,random", "--seed", "1", "--csv", str(csv_file), "--plot", str(png)
     )
     assert result.code == 0, result.err
@@ -65,16 +53,18 @@ def test_csv_and_plot_files(kosti: Any, tmp_path: Path) -> None:
         assert image.size == (int(PLOT_SIZE[0] * PLOT_DPI), int(PLOT_SIZE[1] * PLOT_DPI))
 
 
-def test_thousand_reports_bolts_falls_and_dumps(kosti: Any) -> None:
-    result = kosti("thousand-classic", "-n", "4", "--bots", "heuristic,heuristic", "--seed", "2", "--json")
+def test_thousand_reports_bolts_falls_and_dumps(simulate: Any) -> None:
+    result = simulate("thousand-classic", "-n", "4", "--bots", "heuristic,heuristic", "--seed", "2", "--json")
     assert result.code == 0, result.err
     data = result.json()
     assert set(data["events_per_game"]) == {"bolts", "falls", "dumps", "dots"}
     assert data["turns"]["mean"]["estimate"] > 10
 
 
-def test_vectorised_runs_report_the_same_way(kosti: Any) -> None:
-    result = kosti(SMALL, "-n", "5000", "--bots", "table", "--vectorised", "--seed", "3", "--json", "-w", "1")
+def test_vectorised_runs_report_the_same_way(simulate: Any) -> None:
+    result = simulate(
+        SMALL, "-n", "5000", "--bots", "table", "--vectorised", "--seed", "3", "--json", "-w", "1"
+    )
     assert result.code == 0, result.err
     data = result.json()
     assert data["method"] == "vector" and data["games"] == 5000
@@ -82,8 +72,8 @@ def test_vectorised_runs_report_the_same_way(kosti: Any) -> None:
     assert data["turns"]["mean"]["estimate"] == 8
 
 
-def test_compare_reports_paired_differences(kosti: Any) -> None:
-    result = kosti(
+def test_compare_reports_paired_differences(simulate: Any) -> None:
+    result = simulate(
         "thousand-classic",
         "-n",
         "4",
@@ -110,9 +100,9 @@ def test_compare_reports_paired_differences(kosti: Any) -> None:
         assert d["estimate"] == pytest.approx(row["a"] - row["b"])
 
 
-def test_compare_writes_a_file_per_side(kosti: Any, tmp_path: Path) -> None:
+def test_compare_writes_a_file_per_side(simulate: Any, tmp_path: Path) -> None:
     csv_file = tmp_path / "g.csv"
-    result = kosti(
+    result = simulate(
         SMALL, "-n", "3", "--bots", "table", "--compare", "first_throw=none", "--csv", str(csv_file)
     )
     assert result.code == 0, result.err
@@ -133,8 +123,8 @@ def test_compare_writes_a_file_per_side(kosti: Any, tmp_path: Path) -> None:
         ((SMALL, "--compare-with", "stages=free"), "--compare"),
     ],
 )
-def test_bad_arguments_exit_2_with_a_reason(kosti: Any, args: tuple[str, ...], reason: str) -> None:
-    result = kosti(*args, "-n", "2") if "--games" not in args else kosti(*args)
+def test_bad_arguments_exit_2_with_a_reason(simulate: Any, args: tuple[str, ...], reason: str) -> None:
+    result = simulate(*args, "-n", "2") if "--games" not in args else simulate(*args)
     assert result.code == 2
     assert result.out == ""
     assert reason in result.err

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kosti.sim.stats import describe, histogram_edges, mean_interval, paired_difference, wilson, z_value
@@ -93,6 +93,10 @@ def test_histogram_edges_cover_every_score_with_whole_widths() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+@example((0, 1))
+@example((1, 1))
+@example((0, 10_000))
+@example((10_000, 10_000))
 def test_wilson_holds_the_estimate_inside_zero_one(case: tuple[int, int]) -> None:
     successes, trials = case
     interval = wilson(successes, trials)

@@ -14,6 +14,7 @@ from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant
+from kosti.show import summary
 from kosti.sim.stats import welch_difference
 from kosti.sim.table import TableBot, greedy_table
 from kosti.sim.vector import CHUNK, play_chunk, simulate_vector
@@ -86,7 +87,7 @@ def test_each_game_scores_what_the_engine_scores_on_the_same_dice(spec: str) -> 
         end = play_out(engine.new_game(rules, ["solo"]), [TellingBot(dice)], dice)
         assert not dice.keys
         assert engine.scores(end) == [vector_total]
-        extra_yahtzees += engine.summary(end)["players"][0].get("yahtzee_bonuses", 0)
+        extra_yahtzees += summary(end)["players"][0].get("yahtzee_bonuses", 0)
     if spec == YAHTZEE_5:
         assert extra_yahtzees > 0
 

@@ -9,14 +9,16 @@ import pytest
 
 from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
 from kosti.bots.base import Bot, play_out
+from kosti.dice import multisets
 from kosti.errors import OptionError
 from kosti.games.sheet.game import SHEET, Sheet, SheetState, cells_of
+from kosti.games.sheet.scoring import cell_score
 from kosti.roller import SeededDice
+from kosti.rules.options import SheetOptions
 from kosti.rules.presets import variant
 from kosti.solver import OptimalBot, SheetAdvisor, solve
 from kosti.solver import tables as solver_tables
 from kosti.solver.advisor import spot_of, stored_value
-from kosti.solver.model import dice_tables
 from kosti.solver.tables import Solution
 
 SMALL_YAHTZEE = "yahtzee(lower=[yahtzee,full_house,chance])"
@@ -97,6 +99,30 @@ def test_free_joker_reproduces_verhoeffs_254_5896() -> None:
     assert f"{solution.expected_score:.4f}" == "254.5896"
 
 
+def test_yatzy_matches_the_rust_peer_exactly() -> None:
+    # yatzy-solver's "yatzy-scandinavian" plays RULES.md §1.5's yatzy: the same 15 cells, the
+    # same scores of every throw in every cell, 50 for 63 in the upper section
+    yatzy_solver = pytest.importorskip("yatzy_solver")
+    peer_rules = yatzy_solver.Variant("yatzy-scandinavian")
+    rules = variant("yatzy")
+    options = rules.options
+    assert isinstance(options, SheetOptions)
+    ours = cells_of(options)
+    assert len(peer_rules.categories) == len(ours)
+    for dice in multisets(5):
+        for theirs, mine in zip(peer_rules.categories, ours, strict=True):
+            assert peer_rules.score(theirs, list(dice)) == cell_score(mine, dice, options), (theirs, dice)
+    peer = yatzy_solver.Solver.build(peer_rules)
+    expected = peer.state_value("upper 0 | filled -")
+    assert solve(rules).expected_score == pytest.approx(expected, abs=1e-6)
+    # and a position in the middle of a turn: every option of the first throw
+    state = SHEET.apply(SHEET.new_game(rules, ["solo"]), Roll((1, 3, 3, 5, 6)))
+    values = {str(a.action): a.value for a in SheetAdvisor().advise(state)}
+    theirs = dict(peer.option_values("dice 1 3 3 5 6 | rolls 2 | upper 0 | filled -"))
+    assert theirs["keep 3 3"] == pytest.approx(values["hold 3 3"], abs=1e-6)
+    assert max(theirs.values()) == pytest.approx(max(values.values()), abs=1e-6)
+
+
 def test_a_further_yahtzee_with_the_bonus_and_the_forced_joker() -> None:
     # yahtzee holds 50; fours is open: five fours must go there (+100)
     state = sheet_state(
@@ -172,24 +198,22 @@ def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
 
     solution = solve(variant(SMALL_FENCES), cap=3)
     model = solution.model
-    t = dice_tables()
     state = sheet_state(SMALL_FENCES, {"ones": -3}, column=1)
     spot = spot_of(solution, state)
+    tables = model.tables
+    jc = model.cap + model.throws - 1
+    ua, la = kernels.allowed(tables, int(model.kinds[spot.column]), spot.um, spot.lm)
+    Uv = np.zeros((6, 6, jc + 2))
+    Vz = np.zeros((model.n_lower, jc + 2))
+    Vnz = np.zeros((model.n_lower, jc + 2))
+    maxVz = np.zeros(jc + 2)
+    kernels.successors(
+        tables, solution.values, spot.column, spot.lm, spot.pair, spot.flag, ua, la, Uv, Vz, Vnz, maxVz
+    )
     results = []
     for shortcut in (True, False):
-        jc = model.cap + model.throws - 1
-        W = np.zeros((jc + 1, 252))
         M = np.zeros((jc + 1, 252))
-        Uv = np.zeros((6, 6, jc + 2))
-        Vz = np.zeros((model.n_lower, jc + 2))
-        Vnz = np.zeros((model.n_lower, jc + 2))
-        maxVz = np.zeros(jc + 2)
-        kernels.turn(
-            solution.values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
-            model.up_reward, t.counts, t.prob, t.yahtzee, model.lower_score, model.joker_score,
-            model.nz_ptr, model.nz_cell, t.add, t.sub_ptr, t.sub_idx, t.count_move, spot.column, spot.lm,
-            spot.pair, spot.flag, jc, shortcut, W, M, Uv, Vz, Vnz, maxVz,
-        )  # fmt: skip
+        kernels.announced_best(tables, spot.um, ua, la, False, spot.flag, jc, shortcut, Uv, Vz, Vnz, M)
         results.append(M[1:])
     np.testing.assert_allclose(results[0], results[1], atol=1e-9)
 
@@ -257,7 +281,7 @@ def test_the_cache_round_trip(monkeypatch: pytest.MonkeyPatch, tmp_path: object)
     again = solve(rules)
     assert again.cached
     assert again.expected_score == fresh.expected_score
-    np.testing.assert_allclose(again.values, fresh.values, rtol=1e-6)
+    np.testing.assert_array_equal(again.values, fresh.values)
 
 
 def test_a_solve_reports_its_progress() -> None:

@@ -13,6 +13,7 @@ from kosti.games import engine_for, new_game
 from kosti.games.thousand.game import THOUSAND, ThousandState
 from kosti.record import Record, replay
 from kosti.rules.presets import variant
+from kosti.show import summary
 
 BUST = {"roll": [2, 2, 3, 4, 6]}
 CLIMB = [{"roll": [1, 1, 1, 1, 1]}, {"roll": [1, 2, 3, 3, 4]}, "stop"]  # 1010 → on the points barrel
@@ -38,10 +39,10 @@ def play(
 
 def refused(state: ThousandState, action: Any, reason: str) -> None:
     """``action`` is refused with ``reason`` and ``state`` is left as it was."""
-    snapshot = THOUSAND.summary(state)
+    snapshot = summary(state)
     with pytest.raises(IllegalActionError, match=reason):
         THOUSAND.apply(state, action)
-    assert THOUSAND.summary(state) == snapshot
+    assert summary(state) == snapshot
 
 
 def test_engine_for_a_thousand_variant() -> None:
@@ -102,7 +103,7 @@ def test_an_opened_player_may_stop_at_any_total() -> None:
 
 def test_an_opening_of_zero_asks_nothing() -> None:
     state = play([("Anna", [{"roll": [5, 2, 3, 3, 4]}, "stop"])], options={"opening": 0})
-    assert THOUSAND.summary(state)["players"][0]["opened"] is True
+    assert summary(state)["players"][0]["opened"] is True
     assert THOUSAND.scores(state) == [5, 0]
 
 
@@ -117,6 +118,53 @@ def test_in_a_pit_225_must_make_75() -> None:
     refused(state, Stop(), r"in the pit 200–300: stop only at 300 or more \(225 \+ 70 = 295\)")
     state = THOUSAND.apply(THOUSAND.apply(state, Throw()), Roll((5, 2, 3)))
     assert Stop() in THOUSAND.decisions(state)
+
+
+TWO_HUNDRED = [{"roll": [1, 1, 1, 1, 2]}, "stop"]  # four 1s: 200
+HUNDRED = [{"roll": [1, 1, 1, 2, 3]}, "stop"]
+SIXTY = [{"roll": [5, 5, 5, 1, 2]}, "stop"]
+# How to reach each score at the start of a turn. With a penalty of 1 for the first unopened
+# bust, the scores ending in 9 can be reached; 300 and 700 are reached by stopping exactly at
+# the top of a pit, from 200 and from 600 (a refusal there would fail the record).
+STARTS: dict[int, list[list[Any]]] = {
+    199: [[BUST], TWO_HUNDRED],
+    200: [TWO_HUNDRED],
+    299: [[BUST], TWO_HUNDRED, HUNDRED],
+    300: [TWO_HUNDRED, HUNDRED],
+    599: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED],
+    600: [TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED],
+    659: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, SIXTY],  # landing in a pit is allowed
+    699: [[BUST], TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, HUNDRED],
+    700: [TWO_HUNDRED, TWO_HUNDRED, TWO_HUNDRED, HUNDRED],
+}
+
+
+PIT_CASES = [
+    (199, None),
+    (200, "in the pit 200–300: stop only at 300 or more"),
+    (299, None),  # in the pit, but 299 + 10 reaches its top
+    (300, None),
+    (599, None),
+    (600, "in the pit 600–700: stop only at 700 or more"),
+    (659, "in the pit 600–700: stop only at 700 or more"),
+    (699, None),
+    (700, None),
+]
+
+
+@pytest.mark.parametrize(("start", "refusal"), PIT_CASES)
+def test_both_edges_of_both_pits(start: int, refusal: str | None) -> None:
+    # RULES.md §3.3: a turn that starts in [low, high) may stop only at high or more
+    turns = [("Anna", actions) for actions in STARTS[start]]
+    turns.append(("Anna", [{"roll": [1, 2, 3, 4, 6]}]))  # 10
+    state = play(turns, options={"opening_fail_penalty": 1, "opening_fail_every": 1}, players=("Anna",))
+    assert THOUSAND.scores(state) == [start] and state.turn_total == 10
+    if refusal is None:
+        assert THOUSAND.decisions(state) == [Throw(), Stop()]
+        assert THOUSAND.scores(THOUSAND.apply(state, Stop())) == [start + 10]
+    else:
+        assert THOUSAND.decisions(state) == [Throw()]
+        refused(state, Stop(), refusal)
 
 
 def test_on_the_points_barrel_no_stop_is_allowed() -> None:
@@ -219,7 +267,7 @@ def test_a_confirmation_of_all_five_still_short_asks_for_another() -> None:
 def test_a_penalty_below_the_barrel_takes_the_player_off_it() -> None:
     options = {"bolts_when_restricted": True, "bolt_limit": 1}
     state = play([("Anna", CLIMB), ("Boris", [BUST]), ("Anna", [BUST])], options=options)
-    anna, boris = THOUSAND.summary(state)["players"]
+    anna, boris = summary(state)["players"]
     assert (boris["score"], boris["bolts"]) == (-100, 0)
     assert anna["score"] == 780 and not anna["on_barrel"]
     assert (anna["barrel_attempts"], anna["falls"], anna["bolts"]) == (0, 0, 0)
@@ -233,17 +281,17 @@ def test_solitaire_turns_come_back_to_the_same_player() -> None:
 
 def test_summary_while_running_and_at_the_end() -> None:
     state = play([("Anna", [{"roll": [1, 5, 3, 3, 4]}])])
-    summary = THOUSAND.summary(state)
-    assert summary["variant"] == "thousand-classic"
-    assert (summary["current"], summary["turn_total"], summary["dice"]) == ("Anna", 15, [1, 3, 3, 4, 5])
-    assert (summary["set_aside"], summary["dice_left"]) == ([1, 5], 3)
+    shown = summary(state)
+    assert shown["variant"] == "thousand-classic"
+    assert (shown["current"], shown["turn_total"], shown["dice"]) == ("Anna", 15, [1, 3, 3, 4, 5])
+    assert (shown["set_aside"], shown["dice_left"]) == ([1, 5], 3)
     assert THOUSAND.winners(state) == []
     assert THOUSAND.current_player(state) == 0
 
     state = play([("Anna", [{"roll": [1, 1, 1, 1, 1]}])], options={"barrel": "none"})
-    summary = THOUSAND.summary(state)
-    assert summary["finished"] and summary["winner"] == "Anna" and summary["winners"] == ["Anna"]
-    assert not {"current", "turn_total", "dice", "set_aside", "dice_left"} & set(summary)
+    shown = summary(state)
+    assert shown["finished"] and shown["winner"] == "Anna" and shown["winners"] == ["Anna"]
+    assert not {"current", "turn_total", "dice", "set_aside", "dice_left"} & set(shown)
     assert THOUSAND.winners(state) == [0]
     assert THOUSAND.current_player(state) is None
     assert THOUSAND.to_throw(state) == 0 and THOUSAND.decisions(state) == []

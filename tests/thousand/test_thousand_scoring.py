@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from functools import cache
+from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from kosti.cli import app
 from kosti.dice import Faces, multisets
 from kosti.errors import KostiError
 from kosti.games.thousand.scoring import score_throw, set_aside_points, unions
@@ -146,13 +144,13 @@ def test_bad_throws_are_refused(dice: Faces) -> None:
         ("thousand-classic", ["6"], {"points": 0, "scoring_dice": []}),
     ],
 )
-def test_kosti_score(preset: str, dice: list[str], expected: dict[str, object]) -> None:
-    result = CliRunner().invoke(app, ["score", preset, *dice, "--json"])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == expected
+def test_kosti_score(kosti: Any, preset: str, dice: list[str], expected: dict[str, object]) -> None:
+    run = kosti("score", preset, *dice, "--json")
+    assert run.code == 0, run.err
+    assert run.json() == expected
 
 
-def test_kosti_score_refuses_six_dice() -> None:
-    result = CliRunner().invoke(app, ["score", "thousand-classic", "1", "1", "1", "1", "1", "1", "--json"])
-    assert result.exit_code == 2
-    assert result.stdout == ""
+def test_kosti_score_refuses_six_dice(kosti: Any) -> None:
+    run = kosti("score", "thousand-classic", "1", "1", "1", "1", "1", "1", "--json")
+    assert run.code == 2
+    assert run.out == ""

@@ -6,14 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from kosti.cli import app, register_commands
 from kosti.tui.app import KostiApp, PlayConfig
 from kosti.tui.session import Seat
-
-register_commands()
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -29,46 +24,41 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[PlayConfig]:
     return seen
 
 
-def test_players_bots_and_options_reach_the_game(started: list[PlayConfig]) -> None:
-    result = runner.invoke(
-        app,
-        [
-            "play",
-            "poker-free",
-            "-p",
-            "Anna",
-            "-b",
-            "heuristic",
-            "-b",
-            "heuristic",
-            "-o",
-            "stake=2",
-            "--lang",
-            "ru",
-        ],
+def test_players_bots_and_options_reach_the_game(kosti: Any, started: list[PlayConfig]) -> None:
+    result = kosti(
+        "play",
+        "poker-free",
+        "-p",
+        "Anna",
+        "-b",
+        "heuristic",
+        "-b",
+        "heuristic",
+        "-o",
+        "stake=2",
+        "--lang",
+        "ru",
     )
-    assert result.exit_code == 0, result.output
+    assert result.code == 0, result.err
     (config,) = started
     assert config.preset == "poker-free(stake=2)"
     assert config.lang == "ru"
     assert config.seats == [Seat("Anna"), Seat("Умник", "heuristic"), Seat("Умник 2", "heuristic")]
 
 
-def test_seed_manual_and_record_are_passed_on(started: list[PlayConfig], tmp_path: Path) -> None:
+def test_seed_manual_and_record_are_passed_on(kosti: Any, started: list[PlayConfig], tmp_path: Path) -> None:
     record = tmp_path / "g.json"
-    result = runner.invoke(
-        app, ["play", "thousand-v2", "-p", "Anna", "--seed", "7", "--manual", "--record", str(record)]
-    )
-    assert result.exit_code == 0, result.output
+    result = kosti("play", "thousand-v2", "-p", "Anna", "--seed", "7", "--manual", "--record", str(record))
+    assert result.code == 0, result.err
     (config,) = started
     assert (config.seed, config.manual, config.record) == (7, True, record)
 
 
-def test_resume_reads_the_record(started: list[PlayConfig]) -> None:
+def test_resume_reads_the_record(kosti: Any, started: list[PlayConfig]) -> None:
     records = Path(__file__).resolve().parents[1] / "records"
     path = records / "thousand-classic-opening.json"
-    result = runner.invoke(app, ["play", "--resume", str(path)])
-    assert result.exit_code == 0, result.output
+    result = kosti("play", "--resume", str(path))
+    assert result.code == 0, result.err
     (config,) = started
     assert config.resume is not None and config.resume.players == ["Anna", "Boris"]
     assert config.record == path  # the game goes on in the same file
@@ -87,9 +77,9 @@ def test_resume_reads_the_record(started: list[PlayConfig]) -> None:
         ["play", "--resume", "no-such-file.json"],
     ],
 )
-def test_bad_arguments_exit_2_with_one_line(started: list[PlayConfig], args: list[str]) -> None:
-    result = runner.invoke(app, args)
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert len(result.stderr.strip().splitlines()) == 1
+def test_bad_arguments_exit_2_with_one_line(kosti: Any, started: list[PlayConfig], args: list[str]) -> None:
+    result = kosti(*args)
+    assert result.code == 2
+    assert result.out == ""
+    assert len(result.err.strip().splitlines()) == 1
     assert started == []

@@ -12,7 +12,6 @@ from typing import Literal
 import pytest
 
 from kosti.errors import OptionError
-from kosti.games.sheet.game import COLUMN_KINDS
 from kosti.games.showdown.hands import HANDS
 from kosti.i18n import (
     LANGUAGES,
@@ -25,7 +24,14 @@ from kosti.i18n import (
     plural_category,
     rules_text,
 )
-from kosti.rules.options import LOWER_CELLS, UPPER_CELLS, SheetOptions, ShowdownOptions, ThousandOptions
+from kosti.rules.options import (
+    COLUMN_KINDS,
+    LOWER_CELLS,
+    UPPER_CELLS,
+    SheetOptions,
+    ShowdownOptions,
+    ThousandOptions,
+)
 
 SOURCES = Path(__file__).resolve().parents[2] / "src" / "kosti"
 
@@ -112,9 +118,19 @@ def test_every_key_built_from_the_rules_exists() -> None:
 
 def test_rules_texts_state_the_numbers_of_the_rules() -> None:
     for lang in LANGUAGES:
+        from kosti.rules.presets import variant
+        from kosti.tui.help_screen import rules_markdown
+
         thousand = rules_text("thousand", lang)
-        for number in ("555", "880", "120", "850", "150", "125", "250", "200–300", "600–700"):
+        for number in ("125", "250", "1000"):
             assert number in thousand, (lang, number)
+        # the restrictions, penalties and barrel are stated with each table's own numbers
+        classic = rules_markdown(variant("thousand-classic"), Catalog(lang))
+        for number in ("555", "880", "120", "200–300", "600–700"):
+            assert number in classic, (lang, number)
+        v2 = rules_markdown(variant("thousand-v2"), Catalog(lang))
+        for number in ("850", "150", "75"):
+            assert number in v2, (lang, number)
         sheet = rules_text("sheet", lang)
         for number in ("+50", "×2", "×3", "63", "35"):
             assert number in sheet, (lang, number)

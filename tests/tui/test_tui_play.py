@@ -13,7 +13,7 @@ from kosti.roller import ScriptedDice
 from kosti.tui.app import KostiApp, PlayConfig
 from kosti.tui.end_screen import EndScreen
 from kosti.tui.game_screen import GameScreen
-from kosti.tui.session import Seat
+from kosti.tui.session import Seat, Session
 
 SIZE = (130, 40)
 
@@ -36,6 +36,12 @@ def app_for(
         save=tmp_path is not None,
     )
     return KostiApp(config, dice=ScriptedDice(throws))
+
+
+def recorded_cells(session: Session) -> list[str | None]:
+    """The cells the log says were recorded, in order (from the engine's events)."""
+    events = [entry.params["event"] for entry in session.log if entry.key == "event"]
+    return [event.cell for event in events if event.kind == "recorded"]
 
 
 # poker-free, solitaire: one throw (or a hold and a throw) per cell, in table order; the
@@ -75,8 +81,7 @@ async def test_a_whole_game_of_poker_free_by_keys(tmp_path: Path) -> None:
             await pilot.press("enter")
             session = app.session
             assert session is not None
-            recorded = [e for e in session.log if e.key == "log.score"]
-            assert recorded[-1].params["cell"] == cell
+            assert recorded_cells(session)[-1] == cell
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
     expected = sum(points for *_, points in FREE_GAME)
@@ -246,3 +251,17 @@ async def test_a_saved_game_is_resumed_and_goes_on_in_its_file(tmp_path: Path) -
     state = replay(load(path))
     assert engine_for(state.variant).scores(state) == [3 + 10]
     assert len(load(path).turns) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_yatzy_turn_by_keys() -> None:
+    # the new preset plays in the terminal game like every sheet: ones by sum (RULES.md §1.5)
+    app = app_for("yatzy", [Seat("Anna")], [(1, 1, 1, 5, 6)])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t", "enter")
+        session = app.session
+        assert session is not None
+        assert recorded_cells(session) == ["ones"]
+        assert engine_for(session.state.variant).scores(session.state) == [3]

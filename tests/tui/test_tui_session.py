@@ -39,8 +39,8 @@ def test_recording_a_cell_logs_its_points() -> None:
     session.throw()
     session.record("sixes")
     assert engine_for(session.variant).scores(session.state) == [24]
-    assert session.log[-1].key == "log.score"
-    assert session.log[-1].params == {"name": "Anna", "cell": "sixes", "points": 24}
+    event = session.log[-1].params["event"]
+    assert (event.kind, event.cell, event.points, event.score) == ("recorded", "sixes", 24, 24)
 
 
 def test_a_refused_key_changes_nothing() -> None:
@@ -54,7 +54,7 @@ def test_a_refused_key_changes_nothing() -> None:
     session.throw()
     with pytest.raises(Refused) as refused:
         session.record("ones")  # already recorded
-    assert refused.value.key == "refuse.cell"
+    assert refused.value.key == "refuse.cell_filled"
     assert session.state is not before and session.state.dice == (6, 6, 6, 6, 6)  # type: ignore[attr-defined]
     with pytest.raises(Refused):
         session.stop()  # score sheets have no stop
@@ -132,8 +132,10 @@ def test_thousand_bust_and_turn_change_are_logged() -> None:
     session.stop()
     session.throw()
     keys = [entry.key for entry in session.log]
-    assert keys == ["log.throw_points", "log.bank", "log.score_change", "log.bust"]
-    assert session.log[2].params == {"name": "Anna", "before": 0, "after": 105}  # three 1s and a 5
+    assert keys == ["log.throw_points", "event", "event"]
+    recorded, bust = (entry.params["event"] for entry in session.log[1:])
+    assert (recorded.kind, recorded.seat, recorded.points, recorded.score) == ("recorded", 0, 105, 105)
+    assert (bust.kind, bust.seat, bust.dice) == ("bust", 1, (2, 3, 4, 6, 6))
 
 
 def test_thousand_choice_preselects_the_scoring_dice_and_sets_aside_what_is_marked() -> None:
@@ -200,7 +202,7 @@ def test_fences_scratch_before_the_first_throw_banks_three() -> None:
         session.scratch("ones")  # upper cells cannot be scratched
     session.scratch("poker")
     assert session.state.sheets[0].banked == 3  # type: ignore[attr-defined]
-    assert session.log[-1].key == "log.scratch"
+    assert [entry.params["event"].kind for entry in session.log[-2:]] == ["scratched", "banked"]
 
 
 def test_fences_column_two_announces_then_throws_on() -> None:
@@ -224,7 +226,9 @@ def test_fences_column_two_announces_then_throws_on() -> None:
         session.record("chance")  # the turn ends in the announced cell
     session.throw()
     session.record("poker")
-    assert session.log[-1].params == {"name": "Anna", "cell": "poker", "points": 30}
+    events = [entry.params["event"] for entry in session.log if entry.key == "event"]
+    recorded = [event for event in events if event.kind == "recorded"][-1]
+    assert (recorded.kind, recorded.cell, recorded.points, recorded.column) == ("recorded", "poker", 30, 1)
 
 
 def test_card_faces_are_named_in_the_players_language() -> None:
@@ -234,3 +238,45 @@ def test_card_faces_are_named_in_the_players_language() -> None:
     assert dice_text((1, 2, 3, 4, 5, 6), "cards", Catalog("en")) == "9 10 J Q K A"
     assert dice_text((3, 4, 5, 6), "cards", Catalog("ru")) == "В Д К Т"  # Валет, Дама, Король, Туз
     assert dice_text((1, 6), "pips", Catalog("ru")) == "1 6"
+
+
+@pytest.mark.parametrize(
+    ("lang", "names", "line"),
+    [
+        ("en", ("Anna", "Boris"), "Boris overtakes Anna: −50"),
+        ("ru", ("Анна", "Борис"), "Борис обгоняет Анну: −50"),
+    ],
+)
+def test_the_log_says_why_a_score_fell_with_a_true_minus(
+    lang: str, names: tuple[str, str], line: str
+) -> None:
+    from kosti.i18n import Catalog
+    from kosti.narrate import Narrator
+    from kosti.tui.text import log_text
+
+    # Anna banks 105; Boris 110 (hot dice), then 10 more, banks 120 and overtakes her: −50 (RULES.md §3.3)
+    dice = ScriptedDice([(1, 1, 1, 5, 2), (1, 1, 1, 5, 5), (5, 5, 3, 3, 4)])
+    session = Session.new(variant("thousand-classic"), [Seat(name) for name in names], dice)
+    session.throw()
+    session.stop()
+    session.throw()
+    session.throw()
+    session.stop()
+    narrator = Narrator(session.variant, list(names), lang)
+    lines = [log_text(entry, Catalog(lang), "pips", narrator) for entry in session.log]  # type: ignore[arg-type]
+    assert lines[-1] == line
+    assert engine_for(session.variant).scores(session.state) == [105 - 50, 120]
+    assert not any("-" in text for text in lines)
+
+
+def test_a_refused_cell_says_why() -> None:
+    session = Session.new(variant("poker-classic"), [Seat("Anna")], ScriptedDice([(6, 6, 6, 2, 3)] * 2))
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.record("pair")  # poker-classic: the upper section first (RULES.md §1.4)
+    assert refused.value.key == "refuse.cell_upper_first"
+    session.record("sixes")
+    session.throw()
+    with pytest.raises(Refused) as refused:
+        session.record("sixes")
+    assert (refused.value.key, refused.value.params) == ("refuse.cell_filled", {"cell": "sixes"})

@@ -1,8 +1,8 @@
-"""The bot interface, and a loop that plays a game to its end with bots and a dice source."""
+"""The bot interface, and the one loop that plays a game on with bots and a dice source."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -24,16 +24,24 @@ class Bot(Protocol):
         ...
 
 
+OnAction = Callable[[GameState, Action, GameState], None]
+"""Called after every action of a play-out with (the state before, the action, the state after)."""
+
+
 def play_out(
     state: GameState,
-    bots: Sequence[Bot],
+    bots: Sequence[Bot | None],
     dice: DiceSource,
     max_actions: int = 1_000_000,
+    on_action: OnAction | None = None,
 ) -> GameState:
-    """Play ``state`` to the end: ``bots[seat]`` decides for each seat, ``dice`` throws.
+    """Play ``state`` on: ``bots[seat]`` decides for each seat, ``dice`` throws, and
+    ``on_action`` (if given) hears of every action applied (a :class:`~kosti.record.Recorder`
+    logs them with :meth:`~kosti.record.Recorder.log`).
 
-    Stops after ``max_actions`` actions (a guard for games that may not end, such
-    as «Тысяча» with pathological options) and returns the state reached.
+    Returns the state reached: at the end of the game, at a decision of a seat whose bot
+    is ``None`` (a person or an agent decides there), or after ``max_actions`` actions (a
+    guard for games that may not end, such as «Тысяча» with pathological options).
     """
     engine = engine_for(state.variant)
     for _ in range(max_actions):
@@ -41,12 +49,17 @@ def play_out(
             break
         n = engine.to_throw(state)
         if n:
-            state = engine.apply(state, Roll(dice.roll(n)))
-            continue
-        seat = engine.current_player(state)
-        if seat is None:  # pragma: no cover - not finished means someone acts
-            break
-        state = engine.apply(state, bots[seat].choose(state))
+            action: Action = Roll(dice.roll(n))
+        else:
+            seat = engine.current_player(state)
+            bot = None if seat is None else bots[seat]
+            if bot is None:
+                break
+            action = bot.choose(state)
+        after = engine.apply(state, action)
+        if on_action is not None:
+            on_action(state, action, after)
+        state = after
     return state
 
 

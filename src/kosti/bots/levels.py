@@ -12,6 +12,11 @@ from kosti.errors import OptionError
 
 Level = Literal["random", "heuristic", "optimal"]
 LEVELS: tuple[Level, ...] = ("random", "heuristic", "optimal")
+"""The levels a player picks an opponent by."""
+
+BOT_NAMES: tuple[str, ...] = (*LEVELS, "table")
+"""Every bot :func:`make_bot` makes: the levels, and ``table``, the simulator's table-driven
+policy for single-column score sheets (:class:`kosti.sim.table.TableBot`)."""
 
 
 def optimal_available(family: str) -> bool:
@@ -34,11 +39,12 @@ def levels_for(family: str) -> list[Level]:
 
 
 def make_bot(level: str, family: str, seed: int | str | None = None) -> Bot:
-    """A bot of ``level`` for ``family`` ("sheet", "thousand", "showdown").
+    """A bot of ``level`` (one of :data:`BOT_NAMES`) for ``family`` ("sheet", "thousand",
+    "showdown"): the one place every interface gets its bots from.
 
-    ``seed`` feeds the random bot; the heuristic and optimal bots are deterministic.
-    Raises :class:`OptionError` for an unknown level or family, or for ``optimal``
-    where the solver does not offer it.
+    ``seed`` feeds the random bot; the others are deterministic. Raises :class:`OptionError`
+    for an unknown level or family, for ``optimal`` where the solver does not offer it, and
+    for ``table`` outside score sheets.
     """
     if family not in ("sheet", "thousand", "showdown"):
         raise OptionError(f"unknown family of games {family!r}")
@@ -66,4 +72,10 @@ def make_bot(level: str, family: str, seed: int | str | None = None) -> Bot:
         solver = importlib.import_module("kosti.solver")
         bot: Bot = solver.OptimalBot()
         return bot
-    raise OptionError(f"a bot is {' | '.join(LEVELS)}, not {level!r}")
+    if level == "table":
+        if family != "sheet":
+            raise OptionError("the table bot plays score-sheet presets only")
+        # found by name, as the solver is: the simulator builds on the bots, not they on it
+        table: Bot = importlib.import_module("kosti.sim.table").TableBot(seed)
+        return table
+    raise OptionError(f"a bot is {' | '.join(BOT_NAMES)}, not {level!r}")

@@ -32,9 +32,9 @@ from functools import cache, cached_property
 import numpy as np
 import numpy.typing as npt
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch
+from kosti.actions import Action, CellAction, Hold
 from kosti.bots.heuristic import HeuristicBot
-from kosti.dice import Faces, counts, multisets, reroll, submultisets
+from kosti.dice import Faces, multisets, reroll, submultisets
 from kosti.errors import IllegalActionError
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, column_bonus, options_of, sheet_total
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
@@ -55,8 +55,6 @@ THROWN: tuple[Faces, ...] = multisets(5)
 INDEX: dict[Faces, int] = {d: i for i, d in enumerate(THROWN)}
 KEEPS: tuple[Faces, ...] = tuple(m for n in range(5) for m in multisets(n))
 KEEP_INDEX: dict[Faces, int] = {k: i for i, k in enumerate(KEEPS)}
-COUNTS = np.array([counts(d) for d in THROWN], dtype=np.intp)
-"""Per outcome, how many dice show each face."""
 
 
 @cache
@@ -270,17 +268,17 @@ class SheetBot(HeuristicBot[SheetState]):
         """What ``action`` is worth to the plan of the turn (relative to keeping every cell open)."""
         t = state.throws
         model = sheet_model(options_of(state))
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return float(-model.cost[model.cells.index(action.cell)]) + plan.gain(t)
         if isinstance(action, Hold) and t == 0:
             return float(_hold_values(self._after_first(state, plan))[KEEP_INDEX[()]])
         i = INDEX[state.dice]
         if isinstance(action, Hold):
             return float(_hold_values(plan.levels[t + 1])[KEEP_INDEX[action.faces]]) - plan.price(t)
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             c = model.cells.index(action.cell)
             return float(plan.value[1 if t == 1 else 0, c, i]) + plan.gain(t)
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return float(plan_turn(state, only=action.cell).levels[t][i])
         raise IllegalActionError(f"{action} is not an action of score-sheet poker")
 

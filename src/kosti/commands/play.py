@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kosti.cli import app, fail
+from kosti.commands.common import fail
 from kosti.errors import KostiError
 
 
@@ -24,7 +24,6 @@ def parse_options(preset: str, options: list[str]) -> dict[str, Any]:
     return overrides
 
 
-@app.command()
 def play(
     preset: Annotated[
         str | None,
@@ -55,6 +54,10 @@ def play(
         Path | None, typer.Option("--record", help="Where to save the record (default: the user data dir).")
     ] = None,
     delay: Annotated[float, typer.Option("--delay", help="Seconds between a bot's moves.")] = 0.7,
+    undo: Annotated[
+        bool | None,
+        typer.Option("--undo/--no-undo", help="Allow taking moves back (default: only without bots)."),
+    ] = None,
 ) -> None:
     """Play at the terminal: score-sheet poker, «Тысяча», showdown; against people and bots.
 
@@ -97,6 +100,7 @@ def play(
         record=record if record is not None else resume,
         resume=resumed,
         bot_delay=max(0.0, delay),
+        undo=undo,
     )
     path = KostiApp(config).run()
     if path is not None:

@@ -7,15 +7,18 @@ from typing import Annotated
 
 import typer
 
-from kosti.cli import app, emit, fail
+from kosti.commands.common import emit, fail
 
 
-@app.command()
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on (keep loopback unless you mean it).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(help="Worker processes behind the one address; more than 1 needs PostgreSQL and Redis."),
+    ] = 1,
     database: Annotated[
         str | None,
         typer.Option(
@@ -24,16 +27,41 @@ def serve(
             help="SQLAlchemy URL (sqlite:///…, postgresql://…); default: SQLite in your data directory.",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            envvar="KOSTI_REDIS_URL",
+            help="Redis URL (redis://127.0.0.1:6379/0) that carries each commit to the other workers.",
+        ),
+    ] = None,
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before each move.")] = 0.6,
     rate: Annotated[float, typer.Option(help="WebSocket messages per second per connection.")] = 10.0,
     burst: Annotated[int, typer.Option(help="WebSocket messages a connection may send at once.")] = 20,
+    allowed_origins: Annotated[
+        str,
+        typer.Option(help="Comma-separated origins whose pages may open a table (besides this server's)."),
+    ] = "",
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated proxy addresses whose X-Forwarded-For is believed (none: no proxy)."
+        ),
+    ] = None,
+    http_limits: Annotated[
+        bool,
+        typer.Option(
+            help="Per-address limits on requests and live tables (--no-http-limits for load tests)."
+        ),
+    ] = True,
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
 ) -> None:
     """Serve tables for online play in the browser: open http://HOST:PORT/."""
     try:
-        import uvicorn
-
-        from kosti.server.app import ServerSettings, create_app
+        from kosti.server.app import create_app
+        from kosti.server.run import check_cluster
+        from kosti.server.run import serve as run
+        from kosti.server.settings import ServerSettings
     except ImportError as error:
         fail(f"the server needs the 'server' extra (pip install 'kosti[server]'): {error}")
     if bot_delay < 0 or rate <= 0 or burst < 1:
@@ -43,9 +71,23 @@ def serve(
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+    from kosti.errors import KostiError
     from kosti.server.store import Store, default_url, normalize_url
 
     url = database or default_url()
+    settings = ServerSettings(
+        database_url=url,
+        redis_url=redis or None,
+        bot_delay=bot_delay,
+        rate=rate,
+        burst=burst,
+        http_limits=http_limits,
+        allowed_origins=tuple(o.strip().rstrip("/") for o in allowed_origins.split(",") if o.strip()),
+    )
+    try:
+        check_cluster(settings, workers)
+    except KostiError as error:
+        fail(str(error))
     try:
         store = Store(url)  # opened and migrated before listening: a bad database fails here, in one line
     except ArgumentError:
@@ -53,18 +95,28 @@ def serve(
     except (SQLAlchemyError, OSError) as error:
         shown = make_url(normalize_url(url)).render_as_string(hide_password=True)
         fail(f"cannot open the database {shown}: {' '.join(str(error).split())[:300]}")
-    settings = ServerSettings(database_url=url, bot_delay=bot_delay, rate=rate, burst=burst)
-    # the page never sends more than a few hundred bytes; the app refuses above message_limit
-    uvicorn.run(
-        create_app(settings, store=store),
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=16 * settings.message_limit,
-    )
+    if redis:
+        _check_redis(redis)
+    app_ = None
+    if workers == 1:
+        app_ = create_app(settings, store=store)
+    else:
+        store.close()  # each worker opens its own
+    run(settings, host, port, workers, forwarded_allow_ips, log_level, app_)
 
 
-@app.command()
+def _check_redis(url: str) -> None:
+    """Fail in one line when Redis at ``url`` does not answer."""
+    import redis as redis_py
+
+    try:
+        client = redis_py.Redis.from_url(url, socket_connect_timeout=3)
+        client.ping()
+        client.close()
+    except (redis_py.RedisError, ValueError) as error:
+        fail(f"cannot reach Redis at {url}: {error}")
+
+
 def verify(
     file: Annotated[Path, typer.Argument(help="The record of a finished online game (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,

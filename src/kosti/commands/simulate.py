@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kosti.cli import app, emit, fail
+from kosti.commands.common import emit, fail
 from kosti.errors import KostiError, OptionError
 
 
@@ -86,7 +86,6 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[int], None]]:
         yield advance
 
 
-@app.command()
 def simulate(
     preset: Annotated[str, typer.Argument(help="Preset id or canonical variant string.")],
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 1000,

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from kosti.actions import to_json
-from kosti.cli import app, emit, fail
+from kosti.commands.common import emit, fail
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
 
@@ -47,7 +47,6 @@ class _Bar:
             self.progress.stop()
 
 
-@app.command()
 def solve(
     preset: Annotated[str, typer.Argument(help="A score-sheet or «Тысяча» preset, or a variant string.")],
     fresh: Annotated[bool, typer.Option("--fresh", help="Solve again, ignoring the cache.")] = False,
@@ -272,7 +271,6 @@ def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
-@app.command()
 def hint(
     record: Annotated[
         Path | None, typer.Option("--record", help="A game record: the position after its last action.")
@@ -286,8 +284,8 @@ def hint(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The decisions of a position ranked by the expected final score of optimal play."""
+    from kosti.position import parse_position
     from kosti.solver.advisor import SheetAdvisor
-    from kosti.solver.advisor import position as parse_position
 
     if (record is None) == (position is None):
         fail("give a position: --record FILE or --position JSON (one of them)")
@@ -345,7 +343,6 @@ def hint(
     console.print(table)
 
 
-@app.command()
 def report(
     file: Annotated[Path, typer.Argument(help="A game record (JSON) of a score-sheet game.")],
     cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,

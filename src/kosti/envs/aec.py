@@ -8,7 +8,7 @@ Observation (per agent): a dict with ``"observation"``, the family's flat
 ``float32`` vector seen from that agent's seat (layouts in
 :mod:`kosti.envs.codec`), and ``"action_mask"``, ``int8``, 1 for each legal
 action — all 0 for an agent that is not to act. Actions: ``Discrete(n)``, the
-family's numbering (sheet 86, thousand 33, showdown 33).
+family's numbering (sheet 89, thousand 33, showdown 33).
 
 Rewards: ``"score"`` pays every agent the change of its own score after each step
 (overtaking penalties in «Тысяча» reach the player overtaken at once);

@@ -6,10 +6,10 @@ a state to a flat ``float32`` observation for one seat, an action index to an
 mask). The action space is fixed per family, so that one agent can play every
 preset of it:
 
-* sheet (:class:`SheetCodec`, 86 actions): ``0..31`` hold mask over the sorted
+* sheet (:class:`SheetCodec`, 89 actions): ``0..31`` hold mask over the sorted
   dice (bit ``i`` keeps the ``i``-th smallest die; before the first throw of a
   ``poker-fences`` turn, ``0`` is "throw"), ``32 + c`` score cell ``c``,
-  ``50 + c`` scratch cell ``c``, ``68 + c`` announce cell ``c``, with ``c`` an index
+  ``51 + c`` scratch cell ``c``, ``70 + c`` announce cell ``c``, with ``c`` an index
   into :data:`SHEET_CELLS` (every cell any preset has);
 * thousand (:class:`ThousandCodec`, 33 actions): ``0`` throw on, ``1`` stop,
   ``1 + m`` (``m`` = 1..31) set aside the dice of mask ``m`` over the sorted throw;
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import CELL_KINDS, Action, CellAction, Hold, SetAside, Stop, Throw
 from kosti.dice import Faces, counts
 from kosti.games.base import Engine, GameState
 from kosti.rules.options import EXTENDED_LOWER, UPPER_CELLS
@@ -43,8 +43,8 @@ OBSERVATION_BOUND = 1e6
 MASKS = 32
 """Positional masks over five sorted dice."""
 
-SHEET_CELLS: tuple[str, ...] = UPPER_CELLS + EXTENDED_LOWER + ("yahtzee",)
-"""The cells of every sheet preset, in the order the sheet codec numbers them (18)."""
+SHEET_CELLS: tuple[str, ...] = UPPER_CELLS + EXTENDED_LOWER + ("yahtzee", "yatzy")
+"""The cells of every sheet preset, in the order the sheet codec numbers them (19)."""
 
 
 def masked(dice: Faces, mask: int) -> Faces:
@@ -101,28 +101,27 @@ class SheetCodec(Codec):
     12        throws left this turn (banked ones included)
     13        1 when it is the observer's turn
     14..16    the column being filled: free, announced, in order (one-hot)
-    17..34    the announced cell (one-hot over :data:`SHEET_CELLS`)
-    35..52    1 where the preset has the cell
-    53..106   per column I, II, III and cell: 1 when open
-    107..160  per column and cell: the recorded score (0 when open)
-    161       banked throws; 162 the observer's total
-    163..     the other players' totals, in turn order after the observer
+    17..35    the announced cell (one-hot over :data:`SHEET_CELLS`)
+    36..54    1 where the preset has the cell
+    55..111   per column I, II, III and cell: 1 when open
+    112..168  per column and cell: the recorded score (0 when open)
+    169       banked throws; 170 the observer's total
+    171..     the other players' totals, in turn order after the observer
     ========  ===========================================================
     """
 
-    n_actions = MASKS + 3 * len(SHEET_CELLS)
+    n_actions = MASKS + len(CELL_KINDS) * len(SHEET_CELLS)
 
     def __init__(self, rules: Variant, players: int) -> None:
         super().__init__(rules, players)
+        from kosti.games.base import options_as
         from kosti.games.sheet.game import cells_of
         from kosti.rules.options import SheetOptions
 
-        options = rules.options
-        if not isinstance(options, SheetOptions):
-            raise TypeError("not a score-sheet variant")
+        options = options_as(rules, SheetOptions, "a score-sheet game")
         self.cells = cells_of(options)
         self.present = np.array([c in self.cells for c in SHEET_CELLS], dtype=np.float32)
-        self.size = 163 + players - 1
+        self.size = 17 + 8 * len(SHEET_CELLS) + 2 + players - 1
 
     def decode(self, state: GameState, index: int) -> Action | None:
         dice: Faces = getattr(state, "dice", ())
@@ -131,10 +130,9 @@ class SheetCodec(Codec):
                 return Hold(()) if index == 0 else None
             return Hold(masked(dice, index))
         kind, cell = divmod(index - MASKS, len(SHEET_CELLS))
-        if not 0 <= kind < 3:
+        if not 0 <= kind < len(CELL_KINDS):
             return None
-        name = SHEET_CELLS[cell]
-        return (Score, Scratch, Announce)[kind](name)
+        return CellAction(CELL_KINDS[kind], SHEET_CELLS[cell])
 
     def observe(self, engine: Engine[Any], state: GameState, seat: int) -> Vector:
         from kosti.games.sheet.game import SheetEngine, SheetState, options_of, sheet_total
@@ -271,16 +269,16 @@ class ShowdownCodec(Codec):
         obs += [float(c) for c in counts(state.dice)] + [float(c) for c in counts(state.locked)]
         obs += [float(state.throws), float(engine.throws_left(state)) if not state.finished else 0.0]
         obs += [float(state.round), float(self._rounds()), float(state.bank), float(state.deciding)]
-        players = engine.summary(state)["players"]
+        hands = engine.hands_of(state, range(len(state.players)))
 
         def hand(p: int) -> list[float]:
-            entry = players[p]
-            rank = entry["hand_rank"]
+            made = hands[p]
+            playing = p in state.playing and not state.finished
             return [
-                -1.0 if rank is None else float(rank),
-                float(entry["hand_sum"] or 0),
-                float(entry["total"] or 0),
-                float(entry["playing"] and entry["hand"] is None),
+                -1.0 if made is None else float(made.rank),
+                0.0 if made is None else float(made.hand_sum),
+                0.0 if made is None else float(made.total),
+                float(playing and made is None),
             ]
 
         obs += [float(state.net[seat]), *hand(seat)]

@@ -12,14 +12,16 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Roll
-from kosti.bots.base import Bot
+from kosti.actions import Action
+from kosti.bots.base import Bot, play_out
+from kosti.bots.levels import make_bot
 from kosti.dice import Faces
 from kosti.envs.codec import Codec, Mask, Vector, codec_for
 from kosti.games import engine_for
 from kosti.games.base import Engine, GameState
 from kosti.rolloff import starting_order
 from kosti.rules.presets import Variant
+from kosti.show import summary
 
 
 class GeneratorDice:
@@ -49,8 +51,7 @@ class Table:
 
     def throw(self) -> None:
         """Make every throw that is due (chance steps are not the agents' business)."""
-        while not self.engine.is_finished(self.state) and (n := self.engine.to_throw(self.state)):
-            self.state = self.engine.apply(self.state, Roll(self.dice.roll(n)))
+        self.state = play_out(self.state, [None] * len(self.seat_of_position), self.dice)
 
     @property
     def finished(self) -> bool:
@@ -95,12 +96,12 @@ class Table:
 
     def text(self) -> str:
         """A short text picture of the state (``render_mode="ansi"``)."""
-        summary = self.engine.summary(self.state)
-        lines = [f"{summary['variant']}  turn {self.turn}" + ("  (over)" if self.finished else "")]
+        shown = summary(self.state)
+        lines = [f"{shown['variant']}  turn {self.turn}" + ("  (over)" if self.finished else "")]
         for seat, score in enumerate(self.scores()):
             marker = "→" if seat == self.seat_to_act() else " "
             lines.append(f"{marker} player_{seat}: {score}")
-        dice = summary.get("dice")
+        dice = shown.get("dice")
         if dice:
             lines.append(f"dice: {' '.join(map(str, dice))}")
         return "\n".join(lines) + "\n"
@@ -108,8 +109,6 @@ class Table:
 
 def make_bots(names: Sequence[str | Bot], family: str, rng: np.random.Generator) -> list[Bot]:
     """Bots from names (``random``, ``heuristic``, …) or ready instances, seeded from ``rng``."""
-    from kosti.sim.runner import make_bot
-
     bots: list[Bot] = []
     for item in names:
         if isinstance(item, str):

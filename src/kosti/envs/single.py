@@ -158,7 +158,7 @@ class DiceEnv(gymnasium.Env[Observation, np.int64]):
 class SheetEnv(DiceEnv):
     """``kosti/Sheet-v0``: a solitaire score sheet (any sheet preset), reward = points scored.
 
-    Actions (86): hold masks 0..31, score / scratch / announce a cell (see
+    Actions (89): hold masks 0..31, score / scratch / announce a cell (see
     :class:`~kosti.envs.codec.SheetCodec`); the observation layout is there too.
     """
 

@@ -1,6 +1,7 @@
 """Game engines by family, and the functions that dispatch to them.
 
-``engine_for(variant)`` gives the engine of a variant's family; the module-level
+:data:`ENGINES` is the registry of engines by family and ``engine_for(variant)`` gives
+the engine of a variant's family; the module-level
 helpers (:func:`new_game`, :func:`apply`, :func:`legal_actions`, …) work on any
 state.
 """
@@ -11,24 +12,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from kosti.actions import Action
+from kosti.errors import KostiError
+from kosti.events import Events
 from kosti.games.base import Engine, GameState
-from kosti.rules.presets import Variant
+from kosti.games.sheet.game import SHEET
+from kosti.games.showdown.game import SHOWDOWN
+from kosti.games.thousand.game import THOUSAND
+from kosti.rules.presets import Family, Variant
 from kosti.rules.presets import variant as make_variant
+
+ENGINES: dict[Family, Engine[Any]] = {"sheet": SHEET, "thousand": THOUSAND, "showdown": SHOWDOWN}
+"""The engine of each family of games, by the name a :class:`~kosti.rules.presets.Preset` gives it."""
 
 
 def engine_for(variant: Variant) -> Engine[Any]:
-    """The engine of the variant's family."""
-    if variant.family == "sheet":
-        from kosti.games.sheet.game import SHEET
-
-        return SHEET
-    if variant.family == "thousand":
-        from kosti.games.thousand.game import THOUSAND
-
-        return THOUSAND
-    from kosti.games.showdown.game import SHOWDOWN
-
-    return SHOWDOWN
+    """The engine of the variant's family; :class:`~kosti.errors.KostiError` for a family no engine plays."""
+    engine = ENGINES.get(variant.family)
+    if engine is None:
+        raise KostiError(f"no engine plays the family {variant.family!r} of {variant.spec}")
+    return engine
 
 
 def new_game(variant: Variant | str, players: Sequence[str]) -> GameState:
@@ -44,9 +46,15 @@ def apply(state: GameState, action: Action) -> GameState:
     return result
 
 
+def step(state: GameState, action: Action) -> tuple[GameState, Events]:
+    """The state after ``action`` and the events that say why each score changed (RULES.md §5.1)."""
+    after = apply(state, action)
+    return after, after.events
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every legal action in ``state`` (at a throw: every distinct outcome)."""
     return engine_for(state.variant).legal_actions(state)
 
 
-__all__ = ["Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game"]
+__all__ = ["ENGINES", "Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game", "step"]

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from kosti.actions import Action, Roll
 from kosti.dice import Faces, normalize, outcomes
 from kosti.errors import IllegalActionError, KostiError
+from kosti.events import Event, Events
 from kosti.rules.presets import Variant
 
 
@@ -37,6 +38,10 @@ class GameState:
     turn: int
     """Turns completed so far (a new turn starts when this grows)."""
 
+    events: Events = field(default=(), compare=False, repr=False, kw_only=True)
+    """The events of the action that produced this state (RULES.md §5.1); not part of the
+    position: two states that differ only here are equal."""
+
 
 S = TypeVar("S", bound=GameState)
 T = TypeVar("T")
@@ -46,6 +51,11 @@ OptionsT = TypeVar("OptionsT")
 def replaced(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with the one at ``index`` replaced by ``value`` (states are immutable)."""
     return (*items[:index], value, *items[index + 1 :])
+
+
+def emit(state: S, *events: Event) -> S:
+    """``state`` with ``events`` added to the events of the transition under way."""
+    return replace(state, events=state.events + events) if events else state
 
 
 def options_as(variant: Variant, kind: type[OptionsT], game: str) -> OptionsT:
@@ -110,17 +120,6 @@ class Engine(ABC, Generic[S]):
     def winners(self, state: S) -> list[int]:
         """The seats that share first place once the game is over; empty before."""
 
-    @abstractmethod
-    def summary(self, state: S) -> dict[str, Any]:
-        """The JSON state of ``kosti replay --json`` (RULES.md §5)."""
-
-    @abstractmethod
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        """What ``kosti score PRESET D1..Dn [--first-throw] --json`` prints (RULES.md §6).
-
-        Raises :class:`~kosti.errors.KostiError` for dice this family cannot score.
-        """
-
     def implicit_throw(self, state: S) -> Action | None:
         """The decision a bare ``roll`` stands for in a record at this decision point, if any."""
         return None
@@ -128,15 +127,22 @@ class Engine(ABC, Generic[S]):
     # Shared behaviour built on the abstract methods.
 
     def apply(self, state: S, action: Action) -> S:
-        """The state after ``action``; :class:`IllegalActionError` says why it is refused."""
+        """The state after ``action``, its :attr:`~GameState.events` those of this action;
+        :class:`IllegalActionError` says why it is refused."""
         if self.is_finished(state):
             raise IllegalActionError("the game is over")
         if isinstance(action, Roll):
-            return self.throw(state, self.check_roll(state, action))
+            faces = self.check_roll(state, action)
+            return self.throw(replace(state, events=()), faces)
         n = self.to_throw(state)
         if n:
             raise IllegalActionError(f"{n} dice must be thrown first")
-        return self.decide(state, action)
+        return self.decide(replace(state, events=()), action)
+
+    def step(self, state: S, action: Action) -> tuple[S, Events]:
+        """The state after ``action`` and the events of that transition (RULES.md §5.1)."""
+        after = self.apply(state, action)
+        return after, after.events
 
     def legal_actions(self, state: S) -> list[Action]:
         """Every legal action: at a throw, each distinct outcome; else the player's decisions."""

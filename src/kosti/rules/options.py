@@ -44,8 +44,34 @@ YAHTZEE_LOWER: tuple[str, ...] = (
     "yahtzee",
     "chance",
 )
-LOWER_CELLS: frozenset[str] = frozenset(EXTENDED_LOWER + YAHTZEE_LOWER)
+YATZY_LOWER: tuple[str, ...] = (
+    "pair",
+    "two_pairs",
+    "three_of_a_kind",
+    "four_of_a_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yatzy",
+)
+"""Scandinavian Yatzy's lower cells in table order (RULES.md §1.5)."""
+LOWER_CELLS: frozenset[str] = frozenset(EXTENDED_LOWER + YAHTZEE_LOWER + YATZY_LOWER)
 """Every lower cell id any sheet may use."""
+
+ColumnKind = Literal["free", "announced", "ordered"]
+"""How a column is filled (RULES.md §1.7): ``free``, any open cell the stage allows;
+``announced``, after the first throw record, scratch or announce a cell («объявить»), and
+throw again only towards it; ``ordered``, the cells in table order («по порядку»)."""
+
+COLUMN_KINDS: tuple[ColumnKind, ...] = ("free", "announced", "ordered")
+"""Every column kind; its position is its number in the solver's tables."""
+
+COLUMNS: dict[str, tuple[ColumnKind, ...]] = {
+    "single": ("free",),
+    "fences": ("free", "announced", "ordered"),
+}
+"""The columns of each value of ``SheetOptions.columns``, in the order they are played."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +91,7 @@ class CommonOptions:
 
 @dataclass(frozen=True)
 class SheetOptions(CommonOptions):
-    """Score-sheet poker («покер на костях») and ``yahtzee`` (RULES.md §1)."""
+    """Score-sheet poker («покер на костях»), ``yahtzee`` and ``yatzy`` (RULES.md §1)."""
 
     upper: Literal["deviation", "sum"] = "deviation"
     """Upper cells: ``deviation`` scores (count − 3) × face («школа»); ``sum`` scores count × face."""
@@ -75,7 +101,8 @@ class SheetOptions(CommonOptions):
 
     lower_scoring: Literal["combination", "free", "yahtzee"] = "combination"
     """``combination``: pip sum of the dice forming the combination; ``free``: sum of all five,
-    poker 50, straights 25/30; ``yahtzee``: the fixed Yahtzee values."""
+    poker 50, straights 25/30; ``yahtzee``: the fixed Yahtzee values. The ``yatzy`` cell
+    (five alike) scores a fixed 50 under every rule."""
 
     straights: Literal["exact", "runs"] = "exact"
     """``exact``: small 1-2-3-4-5, large 2-3-4-5-6; ``runs``: any run of four / of five."""
@@ -130,6 +157,12 @@ class SheetOptions(CommonOptions):
 
     throws: int = 3
     """Throws per turn (before banked ones)."""
+
+    @property
+    def column_kinds(self) -> tuple[ColumnKind, ...]:
+        """The kind of each column, in the order they are played (:data:`COLUMNS`): the one
+        description of the columns that the engine and the solver both read."""
+        return COLUMNS[self.columns]
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,10 @@ Install with the ``server`` extra and run ``kosti serve``. The parts:
 * :mod:`kosti.server.fair`: the roll-off, the client seed and ``kosti verify``;
 * :mod:`kosti.server.store`: the log in SQLite or PostgreSQL, migrated by Alembic;
 * :mod:`kosti.server.messages`: what clients may send (pydantic);
-* :mod:`kosti.server.app`: the HTTP and WebSocket endpoints and the static page.
+* :mod:`kosti.server.settings`: how a server runs, and its rate limits' token bucket;
+* :mod:`kosti.server.hub`: the tables in memory and the one path every change takes;
+* :mod:`kosti.server.routes`: the HTTP and WebSocket endpoints, one router a concern;
+* :mod:`kosti.server.app`: the application that puts them together, with the static page.
 
 Only :mod:`~kosti.server.fair` works without the ``server`` extra.
 """

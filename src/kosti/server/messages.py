@@ -2,7 +2,8 @@
 
 REST bodies: :class:`CreateTable`, :class:`JoinTable`, :class:`AddBot`.
 WebSocket messages (JSON text, one object a message): :class:`ActionMessage`,
-:class:`HintMessage`; the server answers with ``state``, ``hint`` and ``error``
+:class:`HintMessage`, :class:`HelloMessage`, :class:`PingMessage`; the server answers
+with ``state``, ``hint``, ``notice``, ``pong`` and ``error``
 messages (see :mod:`kosti.server.app`).
 """
 
@@ -31,6 +32,8 @@ class CreateTable(Strict):
     seats: int = Field(ge=1, le=MAX_SEATS)
     mode: Literal["online", "scorekeeper"] = "online"
     hints: bool = False
+    private: bool = False
+    timer: int | None = Field(default=None, ge=1, le=3600, description="Seconds for each move.")
 
 
 class JoinTable(Strict):
@@ -38,6 +41,8 @@ class JoinTable(Strict):
 
     name: str = Field(min_length=1, max_length=NAME_LENGTH)
     client_seed: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    token: str | None = Field(default=None, min_length=1, max_length=TOKEN_LENGTH)
+    """The seat token of the table a rematch came from: sit down in the seat it keeps."""
 
     @field_validator("name")
     @classmethod
@@ -55,17 +60,31 @@ class AddBot(Strict):
     level: str = Field(default="random", pattern=r"^[a-z0-9_-]{1,24}$")
 
 
+class SeatRequest(Strict):
+    """A request of the seat of ``token``: take it back, offer a rematch."""
+
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class LeaveTable(SeatRequest):
+    """Resign (``resign``: and watch on) or leave the table; a stand-in bot plays the seat out."""
+
+    resign: bool = False
+
+
 class ActionMessage(Strict):
     """Act for the seat of ``token`` at table version ``version``.
 
     ``action`` is a record action (RULES.md §5: ``{"hold": [6, 6]}``, ``{"score": "sixes"}``,
-    ``"stop"`` …) or ``"throw"`` (throw the dice now).
+    ``"stop"`` …) or an action's notation (:meth:`kosti.actions.Action.parse`: ``"throw"``,
+    throw the dice now, ``"hold 6 6"`` …).
     """
 
     type: Literal["action"]
     version: int = Field(ge=0)
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
-    action: str | dict[str, Any]
+    action: str | dict[str, Any] | list[str | dict[str, Any]]
+    """One action, or a list of up to four played as one move (a hold and the throw after it)."""
 
 
 class HintMessage(Strict):
@@ -76,8 +95,40 @@ class HintMessage(Strict):
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
 
 
-ClientMessage = Annotated[ActionMessage | HintMessage, Field(discriminator="type")]
-client_message: TypeAdapter[ActionMessage | HintMessage] = TypeAdapter(ClientMessage)
+class UndoMessage(Strict):
+    """Scorekeeper: take back the last action."""
+
+    type: Literal["undo"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class EditMessage(Strict):
+    """Scorekeeper: throw number ``throw`` (from 1) showed ``faces``; the game is replayed."""
+
+    type: Literal["edit"]
+    version: int = Field(ge=0)
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+    throw: int = Field(ge=1)
+    faces: list[int] = Field(min_length=1, max_length=5)
+
+
+class HelloMessage(Strict):
+    """Say which seat this socket is (a seated player always gets in, even at a crowded table)."""
+
+    type: Literal["hello"]
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+
+
+class PingMessage(Strict):
+    """Keep a quiet socket open; answered ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage | UndoMessage | EditMessage
+ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
+client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 
 
 def reason(error: ValidationError) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +24,20 @@ from sqlalchemy import (
     DateTime,
     Engine,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
     Table,
     create_engine,
     event,
+    func,
     insert,
     select,
+    update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from kosti.errors import KostiError
 
@@ -48,6 +51,11 @@ tables = Table(
     Column("settings", JSON, nullable=False),
     # hex; secret until the game ends; null at a scorekeeper table (no server dice)
     Column("server_seed", String(128), nullable=True),
+    # the address that created the table, for the cap on live tables per address
+    Column("creator", String(64), nullable=True),
+    # set when the game is over: a table without it is live (for LIVE_FOR after its creation)
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Index("kosti_tables_live", "finished_at", "created_at"),
 )
 
 events = Table(
@@ -62,8 +70,23 @@ events = Table(
 )
 
 
+POOL_SIZE = 40
+"""Database connections one process keeps (anyio runs at most 40 storage calls at once)."""
+
+LIVE_FOR = timedelta(hours=24)
+"""A table whose game has not ended counts as live this long after its creation."""
+
+
 class StoreError(KostiError):
     """Storage refused a write (another writer was first) or cannot be reached."""
+
+
+class StorageDown(StoreError):
+    """Storage cannot be reached right now; the same call may succeed later."""
+
+
+def _outage(call: str, error: DBAPIError) -> StorageDown:
+    return StorageDown(f"storage is unreachable ({call}): {' '.join(str(error.orig).split())[:200]}")
 
 
 @dataclass(frozen=True)
@@ -115,7 +138,10 @@ def connect(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    # one connection for each thread that may write at once (anyio's 40), kept open: opening one
+    # costs more than a move. No ping before each use: a connection that broke fails its write,
+    # which is retried (StorageDown) on a fresh one.
+    return create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=30)
 
 
 def migrate(engine: Engine) -> None:
@@ -141,16 +167,48 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create(self, table_id: str, settings: dict[str, Any], server_seed: bytes | None) -> None:
+    def create(
+        self, table_id: str, settings: dict[str, Any], server_seed: bytes | None, creator: str | None = None
+    ) -> None:
         """Store a new table with an empty log."""
         row = {
             "id": table_id,
             "created_at": datetime.now(UTC),
             "settings": settings,
             "server_seed": server_seed.hex() if server_seed is not None else None,
+            "creator": creator[:64] if creator else None,
         }
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(insert(tables).values(**row))
+        except IntegrityError:
+            raise
+        except DBAPIError as error:
+            raise _outage("create", error) from None
+
+    def live(self, creator: str | None = None) -> int:
+        """Tables whose game has not ended, created within :data:`LIVE_FOR` (by ``creator``, if given)."""
+        query = (
+            select(func.count())
+            .select_from(tables)
+            .where(tables.c.finished_at.is_(None), tables.c.created_at > datetime.now(UTC) - LIVE_FOR)
+        )
+        if creator is not None:
+            query = query.where(tables.c.creator == creator[:64])
+        try:
+            with self.engine.connect() as connection:
+                return int(connection.execute(query).scalar_one())
+        except DBAPIError as error:
+            raise _outage("count", error) from None
+
+    def finish(self, table_id: str) -> None:
+        """Mark the game of ``table_id`` as over: the table no longer counts as live."""
         with self.engine.begin() as connection:
-            connection.execute(insert(tables).values(**row))
+            connection.execute(
+                update(tables)
+                .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
+                .values(finished_at=datetime.now(UTC))
+            )
 
     def append(self, table_id: str, version: int, new: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Append events after ``version`` (the table's version before them), all or none.
@@ -169,9 +227,33 @@ class Store:
                 connection.execute(insert(events), rows)
         except IntegrityError:
             raise StoreError(f"table {table_id} has moved past version {version} elsewhere") from None
+        except DBAPIError as error:
+            raise _outage("append", error) from None
+
+    def since(self, table_id: str, version: int) -> list[tuple[str, dict[str, Any]]]:
+        """The events of ``table_id`` after ``version``, in order (catching up on a table in memory)."""
+        try:
+            with self.engine.connect() as connection:
+                log = connection.execute(
+                    select(events.c.seq, events.c.kind, events.c.data)
+                    .where(events.c.table_id == table_id, events.c.seq > version)
+                    .order_by(events.c.seq)
+                ).all()
+        except DBAPIError as error:
+            raise _outage("read", error) from None
+        for expected, entry in enumerate(log, version + 1):
+            if entry.seq != expected:
+                raise StoreError(f"table {table_id}: event {expected} is missing from the log")
+        return [(entry.kind, dict(entry.data)) for entry in log]
 
     def load(self, table_id: str) -> StoredTable | None:
         """The table with its whole log, or ``None`` if there is no such table."""
+        try:
+            return self._load(table_id)
+        except DBAPIError as error:
+            raise _outage("read", error) from None
+
+    def _load(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as connection:
             row = connection.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
             if row is None:

@@ -1,9 +1,16 @@
 """One table of the server: its seats, its game and the game's record, all rebuilt from a log.
 
 Everything that happens at a table is an *event* appended to its log: a player
-sits down (``join``), a bot takes a seat (``bot``), the game starts with the
-roll-off (``start``), a player or bot acts (``action``: the record actions it
-caused, dice included). A table is its settings plus that log, nothing else.
+sits down (``join``), a bot takes a seat (``bot``), a rematch keeps a seat for its
+player (``reserve``), the game starts with the roll-off (``start``), a player or bot
+acts (``action``: the record actions it caused, dice included). The table's life
+has events too: a turn runs out of time and a stand-in bot plays the seat
+(``timeout``) until its player is back (``back``); a player resigns or leaves
+(``leave``); a game nobody is left to play ends (``abandon``), its server seed
+revealed like a finished game's; a rematch is offered (``rematch``). At a
+scorekeeper table the last action can be taken back (``undo``) and a past throw
+changed (``edit``): the game is then replayed from its record. A table is its
+settings plus that log, nothing else.
 
 The server first *plans* the events of a request (``plan_*``: pure, refuses with
 a :class:`Refusal` and changes nothing), writes them to storage, and only then
@@ -22,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kosti.actions import Action, Roll, Score, Throw, from_json, to_json
+from kosti.actions import Action, CellAction, Roll, Throw, from_json, to_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
@@ -31,6 +38,9 @@ from kosti.record import Record, Recorder, Turn
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
+from kosti.server.limits import normalize_name, skeleton
+from kosti.server.refusal import Refusal as Refusal
+from kosti.show import summary
 
 Event = tuple[str, dict[str, Any]]
 """A log entry: its kind (``join``, ``bot``, ``start``, ``action``) and its data."""
@@ -47,18 +57,12 @@ MAX_CHAINED_THROWS = 100
 """Throws the server makes on its own within one turn (compulsory throws) before it stops."""
 
 LOG_TAIL = 60
+
+WORDED = "_worded"
+"""Where a log entry keeps its lines, by language, once worded (never shown as such)."""
 """Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
-
-
-class Refusal(KostiError):
-    """A request the table refuses; ``code`` is a stable word for programs, the message says why."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -76,15 +80,36 @@ class TableSettings:
     hints: bool = False
     """Players may ask for a hint (a bot's advice) at their decisions."""
 
+    private: bool = False
+    """Only the invite link leads to the table: it is not listed among the open tables."""
+
+    timer: int | None = None
+    """Seconds a player has for each move; ``None``: no limit. On time a stand-in bot plays."""
+
     def rules(self) -> Variant:
         return variant(self.variant)
 
     def to_json(self) -> dict[str, Any]:
-        return {"variant": self.variant, "seats": self.seats, "mode": self.mode, "hints": self.hints}
+        return {
+            "variant": self.variant,
+            "seats": self.seats,
+            "mode": self.mode,
+            "hints": self.hints,
+            "private": self.private,
+            "timer": self.timer,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
-        return cls(data["variant"], data["seats"], data["mode"], data["hints"])
+        # tables stored before privacy and timers were public and untimed
+        return cls(
+            data["variant"],
+            data["seats"],
+            data["mode"],
+            data["hints"],
+            data.get("private", False),
+            data.get("timer"),
+        )
 
 
 @dataclass
@@ -97,22 +122,41 @@ class Seat:
     bot: str | None = None
     """The bot's level, for a seat a bot plays."""
 
+    reserved: bool = False
+    """Kept for its player by a rematch, who has not sat down again yet."""
+
+    away: bool = False
+    """Its player ran out of time: a stand-in bot plays until the player is back."""
+
+    left: bool = False
+    """Its player resigned or left: a stand-in bot plays the game out."""
+
+    resigned: bool = False
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+    @property
+    def present(self) -> bool:
+        """A player who plays this seat themselves."""
+        return self.bot is None and not self.away and not self.left
+
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def action_json(action: Action) -> Any:
-    """The record form of an action, and ``"throw"`` for :class:`Throw` (which has none)."""
-    return "throw" if isinstance(action, Throw) else to_json(action)
+    """The record form of an action; a throw on, which has none, as its notation ``"throw"``."""
+    return str(action) if isinstance(action, Throw) else to_json(action)
 
 
 def parse_action(data: Any) -> Action:
-    """An action from its record form or ``"throw"``; :class:`Refusal` ``bad_action`` otherwise."""
-    if data == "throw":
-        return Throw()
+    """An action in its record form (``{"hold": [6, 6]}``, ``"stop"``) or, as a string, in its
+    notation (``"throw"``, ``"hold 6 6"``); :class:`Refusal` ``bad_action`` otherwise."""
     try:
-        return from_json(data)
+        return Action.parse(data) if isinstance(data, str) else from_json(data)
     except KostiError as error:
         raise Refusal("bad_action", str(error)) from None
 
@@ -120,7 +164,14 @@ def parse_action(data: Any) -> Action:
 class Table:
     """A table in memory. Only :meth:`apply` changes it; every other method only reads."""
 
-    def __init__(self, table_id: str, settings: TableSettings, server_seed: bytes | None, bots: BotFactory):
+    def __init__(
+        self,
+        table_id: str,
+        settings: TableSettings,
+        server_seed: bytes | None,
+        bots: BotFactory,
+        stand_in: str = "heuristic",
+    ):
         self.id = table_id
         self.settings = settings
         self.server_seed = server_seed
@@ -137,6 +188,15 @@ class Table:
         self.nonce = 0
         """Throws made with the fair dice so far (roll-off included): the next throw's nonce."""
         self.log: list[dict[str, Any]] = []
+        self.moves: list[tuple[int, list[Action]]] = []
+        """The actions of every ``action`` event still in force, with the seat that made them."""
+        self.aside: list[dict[str, Any]] = []
+        """«Тысяча»: the groups set aside in the turn in progress, each with the points it made."""
+        self.abandoned = False
+        self.rematch: str | None = None
+        """The table of the rematch, once one is offered."""
+        self.stand_in = stand_in
+        """The level of the bot that plays a seat whose player is away or has left."""
         self._bot_factory = bots
         self._bots: dict[int, Bot] = {}
 
@@ -151,10 +211,29 @@ class Table:
         return self.recorder.state if self.recorder else None
 
     @property
-    def status(self) -> Literal["waiting", "playing", "finished"]:
+    def status(self) -> Literal["waiting", "playing", "finished", "abandoned"]:
         if self.recorder is None:
             return "waiting"
-        return "finished" if self.engine.is_finished(self.recorder.state) else "playing"
+        if self.engine.is_finished(self.recorder.state):
+            return "finished"
+        return "abandoned" if self.abandoned else "playing"
+
+    @property
+    def over(self) -> bool:
+        """Finished or abandoned: nothing more is played, the server seed may be shown."""
+        return self.status in ("finished", "abandoned")
+
+    def present(self) -> list[int]:
+        """The seats whose players play them themselves (not a bot, not away, not gone)."""
+        return [i for i, s in enumerate(self.seats) if s is not None and s.present]
+
+    def seat_to_time(self) -> int | None:
+        """The seat whose move the turn timer is running for: a player's, at a timed table."""
+        if self.settings.timer is None or self.status != "playing":
+            return None
+        seat = self.current_seat()
+        occupant = None if seat is None else self.seats[seat]
+        return seat if occupant is not None and occupant.present else None
 
     def current_seat(self) -> int | None:
         """The seat to act, or ``None`` before the start and after the end."""
@@ -164,12 +243,21 @@ class Table:
         return None if index is None else self.order[index]
 
     def bot_to_move(self) -> int | None:
-        """The seat of the bot that must act now, if a bot must."""
+        """The seat of the bot that must act now, if a bot must.
+
+        A stand-in bot plays the seat of a player who is away or has left, while some
+        player is still at the table; with every player away the game waits for them
+        (and ends as abandoned when they do not come back in time).
+        """
         seat = self.current_seat()
-        if seat is None:
+        if seat is None or self.abandoned:
             return None
         occupant = self.seats[seat]
-        return seat if occupant is not None and occupant.bot is not None else None
+        if occupant is None:
+            return None
+        if occupant.bot is not None:
+            return seat
+        return seat if not occupant.present and self.present() else None
 
     def seat_of(self, token: str) -> int:
         """The seat whose secret token this is; :class:`Refusal` ``unknown_token`` otherwise."""
@@ -186,7 +274,7 @@ class Table:
         data: dict[str, Any] = {"server_seed_sha256": commitment(self.server_seed)}
         if self.client_seed is not None:
             data["client_seed"] = self.client_seed
-        if self.status == "finished":
+        if self.over:
             data["server_seed"] = self.server_seed.hex()
         return data
 
@@ -201,15 +289,49 @@ class Table:
             extra["fair"] = fair
         if self.rolloff:
             extra["rolloff"] = self.rolloff
+        if self.abandoned:
+            extra["abandoned"] = True
         turns = [Turn(t.player, list(t.actions)) for t in kept.turns]
         return Record(kept.variant, list(kept.players), turns, dict(kept.options), extra)
 
-    def view(self) -> dict[str, Any]:
-        """Everything a client may see: public to every seat and spectator (no seed, no token)."""
+    def shown_name(self, seat: int, lang: str) -> str:
+        """The name of ``seat`` as the page shows it: a bot's in the reader's language («Умник 2»)."""
+        occupant = self.seats[seat]
+        if occupant is None:
+            return f"{seat + 1}"
+        if occupant.bot is not None:
+            return bot_name(occupant.bot, seat, lang)
+        return occupant.name
+
+    def view(self, lang: str = "en") -> dict[str, Any]:
+        """Everything a client may see: public to every seat and spectator (no seed, no token).
+
+        Names of bots and the log are worded in ``lang`` (:mod:`kosti.server.words`).
+        """
+        from kosti.server.words import log_lines
+
         seats = [
-            {"seat": i, "name": s.name if s else None, "bot": s.bot if s else None}
+            {
+                "seat": i,
+                "name": s.name if s else None,
+                "shown": self.shown_name(i, lang) if s else None,
+                "bot": s.bot if s else None,
+                "reserved": bool(s and s.reserved),
+                "away": bool(s and s.away),
+                "left": bool(s and s.left),
+                "resigned": bool(s and s.resigned),
+            }
             for i, s in enumerate(self.seats)
         ]
+        log_tail = []
+        for entry in self.log[-LOG_TAIL:]:
+            # an entry's lines never change once written: word each once a language
+            worded = entry.setdefault(WORDED, {})
+            if lang not in worded:
+                worded[lang] = log_lines(self, entry, lang)
+            shown = {k: v for k, v in entry.items() if k not in ("events", WORDED)}
+            shown["lines"] = worded[lang]
+            log_tail.append(shown)
         data: dict[str, Any] = {
             "id": self.id,
             "variant": self.rules.spec,
@@ -218,17 +340,20 @@ class Table:
             "options": self.rules.overrides(),
             "mode": self.settings.mode,
             "hints": self.settings.hints,
+            "private": self.settings.private,
+            "timer": self.settings.timer,
+            "rematch": self.rematch,
             "seats": seats,
             "status": self.status,
             "order": list(self.order),
             "rolloff": self.rolloff,
             "fair": self.fair(),
-            "game": self._game_view(),
-            "log": self.log[-LOG_TAIL:],
+            "game": self._game_view(lang),
+            "log": log_tail,
         }
         return data
 
-    def _game_view(self) -> dict[str, Any] | None:
+    def _game_view(self, lang: str) -> dict[str, Any] | None:
         if self.recorder is None:
             return None
         engine = self.engine
@@ -237,9 +362,11 @@ class Table:
         to_throw = engine.to_throw(state)
         decisions = [] if seat is None or to_throw else engine.decisions(state)
         players = self.recorder.record.players
+        shown = [self.shown_name(s, lang) for s in self.order]
         return {
-            "summary": engine.summary(state),
+            "summary": summary(state),
             "players": players,
+            "shown": dict(zip(players, shown, strict=True)),
             "turn": state.turn,
             "current": seat,
             "player": None if seat is None else self._name(seat),
@@ -248,6 +375,8 @@ class Table:
             "decisions": [action_json(a) for a in decisions],
             "gains": self._gains(state, decisions),
             "dice": self._dice_on_table(),
+            "aside": self.aside,
+            "throws": [] if self.online else self._throws(),
             "finished": engine.is_finished(state),
             "winners": [players[i] for i in engine.winners(state)],
             "scores": engine.scores(state),
@@ -261,22 +390,37 @@ class Table:
         before = self.engine.scores(state)[index]
         gains = {}
         for action in decisions:
-            if isinstance(action, Score):
+            if isinstance(action, CellAction) and action.kind == "score":
                 after = self.engine.scores(self.engine.apply(state, action))[index]
                 gains[action.cell] = after - before
         return gains
 
     def _dice_on_table(self) -> list[int]:
-        """The faces of the last throw of the turn in progress, in the order they came."""
+        """The dice on the table in the turn in progress: those kept from before (where the state
+        keeps all of them, as on a score sheet), then the last throw's faces in the order they came."""
         if self.recorder is None or not self.recorder.record.turns:
             return []
         last = self.recorder.record.turns[-1]
         if len(self.recorder.record.turns) <= self.recorder.state.turn:
             return []  # that turn is over
-        for action in reversed(last.actions):
-            if isinstance(action, Roll):
-                return list(action.faces)
-        return []
+        thrown = next((list(a.faces) for a in reversed(last.actions) if isinstance(a, Roll)), [])
+        kept = list(getattr(self.recorder.state, "dice", ()))
+        for face in thrown:
+            if face not in kept:
+                return thrown  # the state's dice are not the throw's (set aside in «Тысяча»)
+            kept.remove(face)
+        return kept + thrown
+
+    def _throws(self) -> list[dict[str, Any]]:
+        """The throws typed in so far (scorekeeper), numbered from 1, each with its player."""
+        throws: list[dict[str, Any]] = []
+        for seat, actions in self.moves:
+            for action in actions:
+                if isinstance(action, Roll):
+                    throws.append(
+                        {"n": len(throws) + 1, "player": self._name(seat), "faces": list(action.faces)}
+                    )
+        return throws
 
     def _name(self, seat: int) -> str:
         occupant = self.seats[seat]
@@ -284,10 +428,20 @@ class Table:
 
     # -- planning (pure) -----------------------------------------------------
 
-    def plan_join(self, name: str, client_seed: str | None) -> tuple[list[Event], str]:
-        """Events that seat a player in the first empty seat, and the player's secret token."""
+    def plan_join(
+        self, name: str, client_seed: str | None, token: str | None = None
+    ) -> tuple[list[Event], str]:
+        """Events that seat a player in the first empty seat, and the player's secret token.
+
+        With ``token``, the player takes the seat a rematch keeps for them (under its name).
+        """
+        if token is not None:
+            return self._plan_rejoin(token, client_seed)
         seat = self._free_seat(None)
-        self._check_name(name)
+        name = self._check_name(name)
+        if self.online and client_seed is None:
+            # were the server to pick it, it would know both seeds before the first throw
+            raise Refusal("no_seed", "a player at an online table brings a client seed (client_seed)")
         if client_seed is not None:
             try:
                 combine_client_seeds([client_seed])  # refuse a malformed one now, not at the start
@@ -300,6 +454,139 @@ class Table:
             {"seat": seat, "name": name, "token_sha256": occupant.token_sha256, "client_seed": client_seed},
         )
         return [event, *self._plan_start(seat, occupant)], token
+
+    def _plan_rejoin(self, token: str, client_seed: str | None) -> tuple[list[Event], str]:
+        seat = self.seat_of(token)
+        occupant = self.seats[seat]
+        if occupant is None or not occupant.reserved:
+            raise Refusal("taken", "you are seated at this table already")
+        if client_seed is not None:
+            try:
+                combine_client_seeds([client_seed])
+            except KostiError as error:
+                raise Refusal("bad_seed", str(error)) from None
+        sat = Seat(occupant.name, occupant.token_sha256, client_seed)
+        event: Event = (
+            "join",
+            {
+                "seat": seat,
+                "name": occupant.name,
+                "token_sha256": sat.token_sha256,
+                "client_seed": client_seed,
+            },
+        )
+        return [event, *self._plan_start(seat, sat)], token
+
+    def plan_reserve(self, seats: list[Seat | None]) -> list[Event]:
+        """Events that seat a rematch as the old table sat: bots at once, each player's seat kept."""
+        events: list[Event] = []
+        for seat, occupant in enumerate(seats):
+            if occupant is None:
+                continue
+            if occupant.bot is not None:
+                events.append(("bot", {"seat": seat, "name": occupant.name, "level": occupant.bot}))
+            else:
+                data = {"seat": seat, "name": occupant.name, "token_sha256": occupant.token_sha256}
+                events.append(("reserve", data))
+        return events
+
+    def plan_rematch(self, token: str, table_id: str) -> list[Event]:
+        """The event that offers the rematch at table ``table_id``, after the game is over."""
+        self.seat_of(token)
+        if not self.over:
+            raise Refusal("not_finished", "a rematch is offered once the game is over")
+        if self.rematch is not None:
+            raise Refusal("rematch", f"the rematch is at table {self.rematch}")
+        return [("rematch", {"id": table_id})]
+
+    def plan_leave(self, token: str, resign: bool) -> list[Event]:
+        """A player resigns (and watches on) or leaves: before the start the seat is freed,
+        during the game a stand-in bot plays it out; the game is abandoned when no player is left."""
+        seat = self.seat_of(token)
+        occupant = self.seats[seat]
+        if self.over:
+            raise Refusal("finished", "the game is over")
+        if occupant is None or occupant.left:
+            raise Refusal("left", "this seat has been left already")
+        events: list[Event] = [("leave", {"seat": seat, "resign": resign})]
+        if self.recorder is not None:
+            humans = [i for i, s in enumerate(self.seats) if s is not None and s.human and not s.left]
+            if humans == [seat]:
+                events.append(("abandon", {"why": "left"}))
+        return events
+
+    def plan_back(self, token: str) -> list[Event]:
+        """A player whose turn ran out takes the seat back from the stand-in bot."""
+        seat = self.seat_of(token)
+        occupant = self.seats[seat]
+        if occupant is None or not occupant.away or occupant.left or self.over:
+            raise Refusal("not_away", "this seat is played by its player")
+        return [("back", {"seat": seat})]
+
+    def plan_timeout(self, seat: int, version: int) -> list[Event]:
+        """The events when the turn of ``seat``, timed since ``version``, runs out: the seat goes
+        to a stand-in bot; none if the table has moved on since."""
+        if version != self.version or self.seat_to_time() != seat:
+            return []
+        return [("timeout", {"seat": seat})]
+
+    def plan_abandon(self, version: int) -> list[Event]:
+        """The game ends as abandoned when every player is still away at ``version``."""
+        if version != self.version or self.status != "playing" or self.present():
+            return []
+        return [("abandon", {"why": "timeout"})]
+
+    def plan_undo(self, token: str, version: int) -> list[Event]:
+        """Scorekeeper: take back the last action (a throw typed in, or a decision)."""
+        self._check_keeper(token, version)
+        if not self.moves:
+            raise Refusal("nothing_to_undo", "nothing has been played yet")
+        return [("undo", {})]
+
+    def plan_edit(self, token: str, version: int, throw: int, faces: list[int]) -> list[Event]:
+        """Scorekeeper: change throw number ``throw`` (from 1) to ``faces``; the game is replayed
+        from its record, and refused, changing nothing, when a later move no longer fits."""
+        self._check_keeper(token, version)
+        moves = self._moves_with(throw, faces)
+        try:
+            self._replay(moves)
+        except KostiError as error:
+            raise Refusal(
+                "bad_edit", f"throw {throw} cannot be {' '.join(map(str, faces))}: {error}"
+            ) from None
+        return [("edit", {"throw": throw, "faces": list(faces)})]
+
+    def _check_keeper(self, token: str, version: int) -> None:
+        self.seat_of(token)
+        if self.online:
+            raise Refusal("bad_action", "the server throws the dice at this table: nothing is typed in")
+        if version != self.version:
+            raise Refusal("stale", f"the table has moved on (version {self.version}): look again")
+        if self.recorder is None:
+            raise Refusal("not_started", "the game has not started")
+
+    def _moves_with(self, throw: int, faces: list[int]) -> list[tuple[int, list[Action]]]:
+        """The moves with throw ``throw`` (from 1) made ``faces``; :class:`Refusal` if there is none."""
+        count = 0
+        moves = []
+        found = False
+        for seat, actions in self.moves:
+            changed = []
+            for action in actions:
+                if isinstance(action, Roll):
+                    count += 1
+                    if count == throw:
+                        if len(faces) != len(action.faces):
+                            raise Refusal(
+                                "bad_edit", f"throw {throw} was of {len(action.faces)} dice, not {len(faces)}"
+                            )
+                        action = Roll(tuple(faces))
+                        found = True
+                changed.append(action)
+            moves.append((seat, changed))
+        if not found:
+            raise Refusal("bad_edit", f"there is no throw {throw}: {count} have been made")
+        return moves
 
     def plan_bot(self, seat: int | None, level: str) -> list[Event]:
         """Events that seat a bot of ``level`` (in ``seat``, or the first empty one)."""
@@ -325,8 +612,23 @@ class Table:
                 f"the table has moved on (version {self.version}, your action was for {version}): look again",
             )
         self._check_turn(seat)
-        action = parse_action(data)
-        return [("action", {"seat": seat, "actions": [action_json(a) for a in self._play(action)]})]
+        if self.over:
+            raise Refusal("finished", "the game is over")
+        occupant = self.seats[seat]
+        if occupant is not None and not occupant.present:
+            raise Refusal("away", "a stand-in bot plays this seat: take it back first")
+        # a list plays its actions as one move (a scorekeeper's hold and the throw that follows)
+        items = data if isinstance(data, list) else [data]
+        if not 1 <= len(items) <= 4:
+            raise Refusal("bad_action", "a move is one action or a list of up to four")
+        played: list[Action] = []
+        state = self.recorder.state if self.recorder else None
+        for item in items:
+            more, state = self._play(
+                parse_action(item), state, len([a for a in played if isinstance(a, Roll)])
+            )
+            played.extend(more)
+        return [("action", {"seat": seat, "actions": [action_json(a) for a in played]})]
 
     def plan_bot_move(self) -> list[Event]:
         """The event of the bot whose turn it is (a throw when dice are due); none if no bot must act."""
@@ -338,11 +640,11 @@ class Table:
         if not self.engine.to_throw(state):
             action = self._bot(seat).choose(state)
         try:
-            played = self._play(action)
+            played, _ = self._play(action, state)
         except Refusal as refusal:
             # a bot that breaks the rules must not stall the table
             log.warning("bot %s at table %s chose %s: %s", self._name(seat), self.id, action, refusal.reason)
-            played = self._play(self.engine.decisions(state)[0])
+            played, _ = self._play(self.engine.decisions(state)[0], state)
         return [("action", {"seat": seat, "actions": [action_json(a) for a in played]})]
 
     def check_hint(self, token: str, version: int) -> GameState:
@@ -371,10 +673,18 @@ class Table:
             raise Refusal("taken", f"seat {seat} is taken")
         return seat
 
-    def _check_name(self, name: str) -> None:
+    def free_seats(self) -> int:
+        """Seats nobody holds (a rematch's kept seats are held)."""
+        return sum(1 for s in self.seats if s is None)
+
+    def _check_name(self, name: str) -> str:
+        """The name normalised (:func:`~kosti.server.limits.normalize_name`), unless it looks like
+        a seat's."""
+        name = normalize_name(name)
         for occupant in self.seats:
-            if occupant and occupant.name.casefold() == name.casefold():
+            if occupant and skeleton(occupant.name) == skeleton(name):
                 raise Refusal("name_taken", f"someone at this table is called {occupant.name} already")
+        return name
 
     def _bot_name(self, level: str, seat: int) -> str:
         taken = {s.name.casefold() for s in self.seats if s}
@@ -389,7 +699,7 @@ class Table:
         """The ``start`` event when ``occupant`` takes the last empty seat."""
         seats = list(self.seats)
         seats[seat] = occupant
-        if any(s is None for s in seats):
+        if any(s is None or s.reserved for s in seats):
             return []
         names = [s.name for s in seats if s]
         order = list(range(len(seats)))
@@ -397,8 +707,9 @@ class Table:
         client_seed = None
         if self.server_seed is not None:
             parts = [s.client_seed for s in seats if s and s.client_seed]
-            # a table of bots alone has nobody to protect: the server may pick the client seed
-            client_seed = combine_client_seeds(parts) if parts else secrets.token_hex(16)
+            # every player brings a part (plan_join); a table of bots alone follows the rule
+            # published with the commitment: its client seed is the commitment itself
+            client_seed = combine_client_seeds(parts) if parts else commitment(self.server_seed)
             if self.rules.options.first_player == "rolloff":
                 order, throws = rolloff(names, FairDice(self.server_seed, client_seed))
         return [("start", {"order": order, "client_seed": client_seed, "rolloff": throws})]
@@ -413,8 +724,11 @@ class Table:
         if current != seat:
             raise Refusal("not_your_turn", f"it is {self._name(current)}'s turn, not {self._name(seat)}'s")
 
-    def _play(self, action: Action) -> list[Action]:
-        """The actions ``action`` stands for, the throws it causes included; nothing is changed.
+    def _play(
+        self, action: Action, state: GameState | None, thrown: int = 0
+    ) -> tuple[list[Action], GameState]:
+        """The actions ``action`` stands for at ``state``, the throws it causes included, and the
+        state after them; nothing is changed. ``thrown``: fair throws planned before it in this move.
 
         ``throw`` (:class:`Throw`) means "throw now": the decision that a throw implies
         (holding nothing, throwing on) and the throw. At an online table the server
@@ -422,11 +736,11 @@ class Table:
         first throw of a turn waits for the player's ``throw``. At a scorekeeper table
         the dice are typed in as ``roll`` actions.
         """
-        if self.recorder is None:  # pragma: no cover - _check_turn comes first
+        if self.recorder is None or state is None:  # pragma: no cover - _check_turn comes first
             raise Refusal("not_started", "the game has not started")
         engine = self.engine
-        state = self.recorder.state
         played: list[Action] = []
+        turn = state.turn
         try:
             if isinstance(action, Throw | Roll):
                 if isinstance(action, Throw) and not self.online:
@@ -448,8 +762,7 @@ class Table:
                 state = engine.apply(state, action)
                 played.append(action)
             if self.online and self.server_seed is not None and self.client_seed is not None:
-                dice = FairDice(self.server_seed, self.client_seed, self.nonce)
-                turn = self.recorder.state.turn
+                dice = FairDice(self.server_seed, self.client_seed, self.nonce + thrown)
                 for _ in range(MAX_CHAINED_THROWS):
                     n = engine.to_throw(state)
                     if not n or state.turn != turn or engine.is_finished(state):
@@ -461,13 +774,13 @@ class Table:
             raise
         except KostiError as error:
             raise Refusal("illegal", str(error)) from None
-        return played
+        return played, state
 
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
         if bot is None:
             occupant = self.seats[seat]
-            level = occupant.bot if occupant and occupant.bot else "random"
+            level = occupant.bot if occupant and occupant.bot else self.stand_in
             seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:8], "big")
             bot = self._bots[seat] = self._bot_factory(level, self.rules.family, seed)
         return bot
@@ -484,6 +797,9 @@ class Table:
         elif kind == "bot":
             self.seats[data["seat"]] = Seat(data["name"], bot=data["level"])
             entry.update(seat=data["seat"], name=data["name"], level=data["level"])
+        elif kind == "reserve":
+            self.seats[data["seat"]] = Seat(data["name"], data["token_sha256"], reserved=True)
+            entry.update(seat=data["seat"], name=data["name"])
         elif kind == "start":
             self.order = list(data["order"])
             self.client_seed = data["client_seed"]
@@ -495,14 +811,91 @@ class Table:
         elif kind == "action":
             if self.recorder is None:
                 raise KostiError(f"table {self.id}: an action before the start")
-            for item in data["actions"]:
-                action = parse_action(item)
-                self.recorder.apply(action)
-                if isinstance(action, Roll) and self.online:
-                    self.nonce += 1
+            actions = [parse_action(item) for item in data["actions"]]
+            entry["events"], self.aside = self._apply_actions(self.recorder, actions, self.aside)
+            self.moves.append((data["seat"], actions))
+            self.nonce += sum(1 for a in actions if isinstance(a, Roll)) if self.online else 0
             entry.update(player=self._name(data["seat"]), seat=data["seat"], actions=data["actions"])
+        elif kind in ("undo", "edit"):
+            if kind == "undo":
+                self.moves.pop()
+            else:
+                self.moves = self._moves_with(data["throw"], data["faces"])
+                entry.update(throw=data["throw"], faces=data["faces"])
+            self.recorder, self.aside = self._replay(self.moves)
+        elif kind in ("timeout", "back", "leave"):
+            seat = data["seat"]
+            occupant = self.seats[seat]
+            if occupant is None:
+                raise KostiError(f"table {self.id}: {kind} of the empty seat {seat}")
+            if kind == "leave" and self.recorder is None:
+                self.seats[seat] = None  # before the start a seat is simply freed
+            elif kind == "leave":
+                occupant.left = True
+                occupant.resigned = bool(data["resign"])
+            else:
+                occupant.away = kind == "timeout"
+            entry.update(seat=seat, name=occupant.name, resign=bool(data.get("resign")))
+        elif kind == "abandon":
+            self.abandoned = True
+            entry.update(why=data["why"])
+        elif kind == "rematch":
+            self.rematch = data["id"]
+            entry.update(id=data["id"])
         else:
             raise KostiError(f"table {self.id}: unknown event {kind!r}")
         self.version += 1
         entry["version"] = self.version
         self.log.append(entry)
+
+    def _apply_actions(
+        self, recorder: Recorder, actions: list[Action], aside: list[dict[str, Any]]
+    ) -> tuple[list[Any], list[dict[str, Any]]]:
+        """Apply ``actions`` to ``recorder``: the core's events of them (:mod:`kosti.events`) and the
+        «Тысяча» groups set aside after them (``aside`` before)."""
+        events: list[Any] = []
+        for action in actions:
+            before = recorder.state
+            after = recorder.apply(action)
+            events.extend(getattr(after, "events", ()))
+            aside = self._aside_after(aside, before, after)
+        return events, aside
+
+    def _aside_after(
+        self, aside: list[dict[str, Any]], before: GameState, after: GameState
+    ) -> list[dict[str, Any]]:
+        """«Тысяча»: ``aside`` with the group of dice newly set aside (by the player or by the rules)
+        and its points; empty when a new turn begins."""
+        if self.rules.family != "thousand":
+            return aside
+        if after.turn != before.turn:
+            return []
+        old: tuple[int, ...] = getattr(before, "set_aside", ())
+        new: tuple[int, ...] = getattr(after, "set_aside", ())
+        if len(new) <= len(old):
+            return aside
+        group = list(new)
+        for face in old:
+            group.remove(face)
+        points = getattr(after, "turn_total", 0) - getattr(before, "turn_total", 0)
+        return [*aside, {"dice": group, "points": points}]
+
+    def _replay(self, moves: list[tuple[int, list[Action]]]) -> tuple[Recorder, list[dict[str, Any]]]:
+        """The game played from the start with ``moves``: its recorder and the «Тысяча» groups set
+        aside; :class:`KostiError` when one of the moves breaks the rules."""
+        if self.recorder is None:
+            raise KostiError("the game has not started")
+        recorder = Recorder(self.rules, list(self.recorder.record.players))
+        aside: list[dict[str, Any]] = []
+        for _, actions in moves:
+            _, aside = self._apply_actions(recorder, actions, aside)
+        return recorder, aside
+
+
+def bot_name(level: str, seat: int, lang: str) -> str:
+    """A bot's name in ``lang``: its level's name in the catalog and its seat («Умник 2», "Smart 2")."""
+    from kosti.i18n import catalog
+
+    t = catalog("ru" if lang == "ru" else "en")
+    key = f"bot.{level}"
+    return f"{t(key) if t.has(key) else level} {seat + 1}"

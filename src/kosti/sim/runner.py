@@ -22,11 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Roll
-from kosti.bots.base import Bot
+from kosti.actions import Action
+from kosti.bots.base import play_out
+from kosti.bots.levels import make_bot
 from kosti.errors import OptionError
 from kosti.games import engine_for
-from kosti.games.base import Engine, GameState
+from kosti.games.base import Engine, GameState, options_as
+from kosti.games.thousand.game import Player, ThousandState
 from kosti.roller import SeededDice
 from kosti.rolloff import starting_order
 from kosti.rules.options import ThousandOptions
@@ -51,24 +53,6 @@ def game_seed(master: int, index: int) -> int:
 def bot_seed(master: int, index: int, seat: int) -> int:
     """The seed of seat ``seat``'s bot (0-based) in game ``index``."""
     return _derive(master, index, seat + 1)
-
-
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "optimal", "table")
-"""Bot names ``--bots`` takes: the levels of :func:`kosti.bots.levels.make_bot`, and ``table``."""
-
-
-def make_bot(name: str, family: str, seed: int | None = None) -> Bot:
-    """A bot by name for a family: a level of :func:`kosti.bots.levels.make_bot`, or ``table``
-    (:class:`~kosti.sim.table.TableBot`, single-column score sheets). :class:`OptionError` otherwise."""
-    if name == "table":
-        if family != "sheet":
-            raise OptionError("the table bot plays score-sheet presets only")
-        from kosti.sim.table import TableBot
-
-        return TableBot(seed)
-    from kosti.bots.levels import make_bot as make_level_bot
-
-    return make_level_bot(name, family, seed)
 
 
 @dataclass(frozen=True)
@@ -126,7 +110,7 @@ class EventCounter:
 class ThousandEvents(EventCounter):
     """«Тысяча»: bolts («болты»), falls from the barrel, dumps («самосвал»), dots («точки»).
 
-    Bolts and dots are read from the summary's counters: a counter moves exactly when
+    Bolts and dots are read from the board's counters: a counter moves exactly when
     one is earned (a penalty resets it in the same turn end). Falls and dumps cannot
     always be read off (a fall to 0 with ``falls_limit = 1`` moves no counter; a dump
     looks like any score of 0), so the turn end is replayed under a counterfactual
@@ -136,37 +120,35 @@ class ThousandEvents(EventCounter):
     names = ("bolts", "falls", "dumps", "dots")
 
     def __init__(self, rules: Variant) -> None:
-        options = rules.options
-        if not isinstance(options, ThousandOptions):  # pragma: no cover - chosen by family
-            raise OptionError("not a «Тысяча» variant")
-        self.options = options
+        self.options = options_as(rules, ThousandOptions, "a game of «Тысяча»")
         overrides = rules.overrides()
         self._no_dump = make_variant(rules.preset.id, {**overrides, "dump_at": None})
         self._no_zero_fall = make_variant(rules.preset.id, {**overrides, "falls_limit": 1 << 30})
 
     @staticmethod
-    def _board(engine: Engine[Any], state: GameState) -> list[dict[str, Any]]:
-        players: list[dict[str, Any]] = engine.summary(state)["players"]
-        return players
+    def _board(engine: Engine[Any], state: GameState) -> tuple[Player, ...]:
+        if not isinstance(state, ThousandState):  # pragma: no cover - chosen by family
+            raise OptionError("not a «Тысяча» state")
+        return state.board
 
     def count(self, engine: Engine[Any], before: GameState, action: Action, after: GameState) -> list[int]:
         old = self._board(engine, before)
         new = self._board(engine, after)
-        bolts = sum(a["bolts"] != b["bolts"] for a, b in zip(old, new, strict=True))
-        dots = sum(a["dots"] != b["dots"] for a, b in zip(old, new, strict=True))
+        bolts = sum(a.bolts != b.bolts for a, b in zip(old, new, strict=True))
+        dots = sum(a.dots != b.dots for a, b in zip(old, new, strict=True))
         falls = 0
         if self.options.barrel in ("points", "open") and any(
-            b["score"] < a["score"] or b["falls"] != a["falls"] for a, b in zip(old, new, strict=True)
+            b.score < a.score or b.falls != a.falls for a, b in zip(old, new, strict=True)
         ):
             alternative = self._board(engine, self._replay(engine, before, action, self._no_zero_fall))
-            falls = sum(c["falls"] - a["falls"] for a, c in zip(old, alternative, strict=True))
+            falls = sum(c.falls - a.falls for a, c in zip(old, alternative, strict=True))
         dumps = 0
         if self.options.dump_at is not None and any(
-            b["score"] == 0 != a["score"] for a, b in zip(old, new, strict=True)
+            b.score == 0 != a.score for a, b in zip(old, new, strict=True)
         ):
             alternative = self._board(engine, self._replay(engine, before, action, self._no_dump))
             dumps = sum(
-                b["score"] == 0 and c["score"] == self.options.dump_at
+                b.score == 0 and c.score == self.options.dump_at
                 for b, c in zip(new, alternative, strict=True)
             )
         return [bolts, falls, dumps, dots]
@@ -198,24 +180,15 @@ def play_game(setup: Setup, master: int, index: int) -> GameResult:
     ]
     counter = event_counter(rules)
     events = [0] * len(counter.names)
-    state: GameState = engine.new_game(rules, order)
-    actions = 0
-    while not engine.is_finished(state) and actions < setup.max_actions:
-        actions += 1
-        n = engine.to_throw(state)
-        action: Action
-        if n:
-            action = Roll(dice.roll(n))
-        else:
-            position = engine.current_player(state)
-            if position is None:  # pragma: no cover - not finished means someone acts
-                break
-            action = bots[seat_of[position]].choose(state)
-        after = engine.apply(state, action)
-        if counter.names and after.turn != state.turn:
-            for k, c in enumerate(counter.count(engine, state, action, after)):
+
+    def count(before: GameState, action: Action, after: GameState) -> None:
+        if after.turn != before.turn:
+            for k, c in enumerate(counter.count(engine, before, action, after)):
                 events[k] += c
-        state = after
+
+    start: GameState = engine.new_game(rules, order)
+    by_position = [bots[seat] for seat in seat_of]
+    state = play_out(start, by_position, dice, setup.max_actions, count if counter.names else None)
     scores = engine.scores(state)
     by_seat = [0] * len(names)
     for position, score in enumerate(scores):
@@ -244,8 +217,7 @@ def check_setup(setup: Setup) -> None:
     for name in setup.bots:
         bot = make_bot(name, rules.family, 0)
         # a first decision warms the bot's caches for this variant
-        while engine.to_throw(state):
-            state = engine.apply(state, Roll(dice.roll(engine.to_throw(state))))
+        state = play_out(state, [None] * len(setup.bots), dice)
         if not engine.is_finished(state):
             bot.choose(state)
 

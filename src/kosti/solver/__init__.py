@@ -5,7 +5,7 @@ tables from the disk cache); :class:`OptimalBot` plays and ranks decisions of re
 engine states with them; :func:`judge` compares a record's decisions with the optimum.
 """
 
-from kosti.solver.advisor import Judged, OptimalBot, SheetAdvisor, judge, position
+from kosti.solver.advisor import Judged, OptimalBot, SheetAdvisor, judge
 from kosti.solver.tables import SOLVER_VERSION, Solution, cache_dir, solve
 
 __all__ = [
@@ -16,6 +16,5 @@ __all__ = [
     "Solution",
     "cache_dir",
     "judge",
-    "position",
     "solve",
 ]

@@ -6,25 +6,28 @@ expected final score of that player's sheet if they play optimally from then on.
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
+from kosti.actions import Action, CellAction, Hold, Roll
 from kosti.bots.base import Advice
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
-from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total, upper_total
-from kosti.record import Record, states
-from kosti.rules.options import UPPER_CELLS, SheetOptions
-from kosti.solver import kernels
-from kosti.solver.model import B_, DICE_INDEX, F64, FIVE, INDEX, T_, Y_, YC, dice_tables
-from kosti.solver.tables import Solution, solve
+from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
+from kosti.record import Record, states, written_steps
+from kosti.rules.options import UPPER_CELLS
+from kosti.solver.model import B_, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model
+from kosti.solver.tables import Solution, in_parallel, solve
 
 TIE = 1e-9
 """Decisions closer than this are equally good (the order of ``decisions`` breaks the tie)."""
+
+POSITION_FIELDS = ("column", "lm", "pair", "flag", "bank", "throws", "dice", "left", "announced")
+"""The columns of a position row as the compiled advisor takes it (:func:`encode`)."""
+UPPER = len(UPPER_CELLS)
 
 
 @dataclass(frozen=True)
@@ -44,205 +47,149 @@ class Spot:
     """The sheet's total so far (recorded cells, decided bonuses, Yahtzee bonuses)."""
 
 
-@dataclass
-class TurnTables:
-    """One state's turn, solved: successors, the chain of later throws, the chases.
-
-    Shared by every decision of the turn: ``spot`` is where the turn started, its
-    ``left`` and ``bank`` are not those of a later decision.
-    """
-
-    solution: Solution
-    spot: Spot
-    ua: int
-    la: int
-    joker: bool
-    Uv: F64
-    Vz: F64
-    Vnz: F64
-    maxVz: F64
-    W: F64
-    M: F64
-    chases: dict[int, tuple[F64, F64]] = field(default_factory=dict)
-
-    @property
-    def jc(self) -> int:
-        return int(self.W.shape[0]) - 1
-
-    def record(self, cell: int, left: int, first: bool) -> F64:
-        """Recording each throw in ``cell`` (0–5 upper, 6+ lower) with ``left`` throws left."""
-        model = self.solution.model
-        t = dice_tables()
-        out = np.empty(len(t.prob))
-        kernels.record_cell(
-            left, int(first), cell, model.cfg, model.fcfg, t.counts, t.yahtzee, model.lower_score,
-            model.joker_score, self.spot.um, self.joker, self.spot.flag, self.Uv, self.Vz, self.Vnz, out,
-        )  # fmt: skip
-        return out
-
-    def record_best(self, left: int, first: bool) -> F64:
-        """The best record of each throw with ``left`` throws left."""
-        model = self.solution.model
-        t = dice_tables()
-        out = np.empty(len(t.prob))
-        kernels.record_all(
-            left, int(first), model.cfg, model.fcfg, t.counts, t.yahtzee, model.lower_score,
-            model.joker_score, model.nz_ptr, model.nz_cell, self.spot.um, self.ua, self.la, self.joker,
-            self.spot.flag, self.Uv, self.Vz, self.Vnz, self.maxVz, out,
-        )  # fmt: skip
-        return out
-
-    def chase(self, cell: int) -> tuple[F64, F64]:
-        """``(Wc, Mc)`` of the chase of one announced cell (computed once)."""
-        if cell not in self.chases:
-            model = self.solution.model
-            t = dice_tables()
-            Wc = np.empty((self.jc + 1, len(t.prob)))
-            Mc = np.empty((self.jc + 1, len(t.prob)))
-            kernels.chase(
-                model.cfg, model.fcfg, t.counts, t.yahtzee, model.lower_score, model.joker_score, t.add,
-                t.sub_ptr, t.sub_idx, self.spot.um, self.joker, self.spot.flag, cell, self.jc, self.Uv,
-                self.Vz, self.Vnz, Wc, Mc,
-            )  # fmt: skip
-            self.chases[cell] = (Wc, Mc)
-        return self.chases[cell]
-
-    def holds(self, later: F64) -> F64:
-        """Every hold's value (indexed as :data:`~kosti.solver.model.ALL`) from the next throw's values."""
-        t = dice_tables()
-        E = np.empty(len(INDEX))
-        kernels.step(later, t.add, t.sub_ptr, t.sub_idx, E, np.empty(FIVE), np.empty(len(t.prob)))
-        return E
-
-    def start(self, bank: int) -> float:
-        """The value of the turn before its first throw (no scratch), with ``bank`` banked."""
-        t = dice_tables()
-        j1 = bank + self.solution.model.throws - 1
-        best = self.record_best(j1, True)
-        if j1 >= 1:
-            best = np.maximum(best, self.M[j1])
-        return float(t.prob @ best)
-
-
 def spot_of(solution: Solution, state: SheetState) -> Spot:
     """The solver's coordinates of the current player's sheet in ``state``."""
+    spot, _ = _where(solution, state, with_total=True)
+    return spot
+
+
+def _where(solution: Solution, state: SheetState, with_total: bool) -> tuple[Spot, int]:
+    """The spot of ``state`` (its recorded total only ``with_total``, else 0) and the dice's index."""
     model = solution.model
     options = model.options
     sheet = state.sheets[state.current]
     col = SHEET.column(state)
     column = sheet.columns[col]
-    names = cells_of(options)
-    um = sum(1 << i for i, cell in enumerate(UPPER_CELLS) if column[names.index(cell)] is not None)
-    lm = sum(1 << i for i, cell in enumerate(model.lower) if column[names.index(cell)] is not None)
-    pair = model.pair_of(um, upper_total(options, column))
+    # a column lists the upper cells first, then the lower ones in table order
+    um = 0
+    total = 0
+    for i in range(UPPER):
+        v = column[i]
+        if v is not None:
+            um |= 1 << i
+            total += v
+    lm = 0
+    for i, v in enumerate(column[UPPER:]):
+        if v is not None:
+            lm |= 1 << i
+    pair = model.pair_of(um, total)
     flag = 0
     if model.flags == 2:
-        flag = int(bool(sheet.columns[0][len(UPPER_CELLS) + int(model.cfg[YC])]))
+        flag = int(bool(sheet.columns[0][UPPER + int(model.cfg[YC])]))
     cap = int(model.cfg[B_])
     throws = int(model.cfg[T_])
     banked = sheet.banked if options.banked_throws else 0
     bank = min(banked + max(0, state.throws - throws), cap)
     left = min(SHEET.throws_left(state), cap + throws - 1)
-    return Spot(col, lm, um, pair, flag, bank, left, sheet_total(options, sheet))
+    recorded = sheet_total(options, sheet) if with_total else 0
+    return Spot(col, lm, um, pair, flag, bank, left, recorded), DICE_INDEX[state.dice] if state.dice else 0
+
+
+def encode(solution: Solution, state: SheetState) -> tuple[Spot, tuple[int, ...]]:
+    """The spot of ``state`` (its recorded total left at 0) and its position row for the
+    compiled advisor (:data:`POSITION_FIELDS`)."""
+    spot, dice = _where(solution, state, with_total=False)
+    announced = -1
+    if state.announced is not None:
+        announced = cells_of(solution.model.options).index(state.announced)
+    row = (spot.column, spot.lm, spot.pair, spot.flag, spot.bank, state.throws, dice, spot.left, announced)
+    return spot, row
+
+
+def width(model: Model) -> int:
+    """The number of option values of one position: the holds (every multiset of at most four
+    dice, by its index in :data:`~kosti.solver.model.ALL`), then per cell (in the sheet's
+    order) recording there, then scratching it, then announcing it."""
+    return FIVE + 3 * (UPPER + model.n_lower)
+
+
+def option_index(model: Model, action: Action) -> int:
+    """Where ``action``'s value stands in a row of :func:`option_values` (before the first
+    throw, ``Hold(())`` is the throw)."""
+    if isinstance(action, Hold):
+        return INDEX[action.faces]
+    if isinstance(action, CellAction):
+        cells = UPPER + model.n_lower
+        cell = cells_of(model.options).index(action.cell)
+        return FIVE + ("score", "scratch", "announce").index(action.kind) * cells + cell
+    raise IllegalActionError(f"{action} is not a decision of score-sheet poker")
+
+
+def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
+    """Every option's value for each position row (:func:`encode`), in one compiled call per
+    thread: a row of :func:`width` values, NaN where the option is not legal. A value is the
+    expected score still to come after the option, the sheet's recorded total excluded."""
+    from kosti.solver import kernels  # numba is loaded when the first value is asked for
+
+    rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, len(POSITION_FIELDS))
+    out = np.empty((len(rows), width(solution.model)))
+    tables = solution.model.tables
+
+    def work(start: int, stop: int) -> None:
+        kernels.position_values_batch(tables, solution.values, rows[start:stop], out[start:stop])
+
+    in_parallel(len(rows), work, chunk=256)
+    return out
 
 
 class SheetAdvisor:
     """Exact decision values for score-sheet states, from a solved variant's tables."""
 
-    def __init__(self, cap: int | None = None, progress: Any = None, cache_size: int = 256) -> None:
+    def __init__(self, cap: int | None = None, progress: Any = None) -> None:
         self.cap = cap
         self.progress = progress
-        self._tables: OrderedDict[tuple[str, int, int, int, int], TurnTables] = OrderedDict()
-        self._cache_size = cache_size
+        # by the variant object's identity (the states of one game share it); the variant is
+        # kept with its solution so that its id is not reused
+        self._solved: dict[int, tuple[Any, Solution]] = {}
 
     def solution(self, state: GameState) -> Solution:
         """The solved tables of the state's variant (from the disk cache after the first time)."""
+        known = self._solved.get(id(state.variant))
+        if known is not None:
+            return known[1]
         if not isinstance(state, SheetState):
             raise OptionError(
                 f"{state.variant.spec} is not a score-sheet game: the solver plays score sheets"
             )
-        return solve(state.variant, cap=self.cap, progress=self.progress)
+        solution = solve(state.variant, cap=self.cap, progress=self.progress)
+        self._solved[id(state.variant)] = (state.variant, solution)
+        return solution
 
-    def tables(self, solution: Solution, spot: Spot) -> TurnTables:
-        """The solved turn of ``spot``'s state (kept for the next decisions of the same turn)."""
-        key = (solution.spec, spot.column, spot.lm, spot.pair, spot.flag)
-        cached = self._tables.get(key)
-        if cached is not None:
-            self._tables.move_to_end(key)
-            return cached
-        model = solution.model
-        t = dice_tables()
-        cap = int(model.cfg[B_])
-        throws = model.throws
-        jc = cap + throws - 1
-        jm = cap + throws + 1
-        nd = len(t.prob)
-        W = np.full((jc + 1, nd), np.nan)
-        M = np.full((jc + 1, nd), np.nan)
-        Uv = np.zeros((6, 6, jm))
-        Vz = np.zeros((model.n_lower, jm))
-        Vnz = np.zeros((model.n_lower, jm))
-        maxVz = np.zeros(jm)
-        kernels.turn(
-            solution.values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
-            model.up_reward, t.counts, t.prob, t.yahtzee, model.lower_score, model.joker_score,
-            model.nz_ptr, model.nz_cell, t.add, t.sub_ptr, t.sub_idx, t.count_move, spot.column, spot.lm,
-            spot.pair, spot.flag, jc, int(model.cfg[Y_]) == 1, W, M, Uv, Vz, Vnz, maxVz,
-        )  # fmt: skip
-        ua, la = kernels.allowed(model.cfg, int(model.kinds[spot.column]), spot.um, spot.lm)
-        joker = bool(kernels.joker_applies(model.cfg, spot.column, spot.lm))
-        tables = TurnTables(solution, spot, ua, la, joker, Uv, Vz, Vnz, maxVz, W, M)
-        self._tables[key] = tables
-        if len(self._tables) > self._cache_size:
-            self._tables.popitem(last=False)
-        return tables
+    def values(self, state: GameState) -> tuple[Spot, F64]:
+        """The spot of ``state`` (recorded total left at 0) and every option's value there
+        (a row of :func:`option_values`), in one compiled call."""
+        from kosti.solver import kernels
 
-    def future(self, state: GameState) -> list[tuple[Action, float]]:
-        """Each decision of ``state`` with the expected score its player will still make after it."""
         solution = self.solution(state)
         if not isinstance(state, SheetState):  # pragma: no cover - solution() refuses
             raise OptionError("not a score-sheet state")
+        spot, row = encode(solution, state)
+        out = np.empty((1, width(solution.model)))
+        kernels.position_values_batch(solution.model.tables, solution.values, np.array([row]), out)
+        return spot, out[0]
+
+    def values_batch(self, states: list[SheetState]) -> F64:
+        """Every option's value in each of ``states`` (one variant), in one compiled call per thread."""
+        if not states:
+            return np.empty((0, 0))
+        solution = self.solution(states[0])
+        if any(s.variant != states[0].variant for s in states):
+            raise OptionError("a batch of positions is of one variant")
+        rows = np.array([encode(solution, s)[1] for s in states], dtype=np.int64)
+        return option_values(solution, rows)
+
+    def future(self, state: GameState) -> list[tuple[Action, float]]:
+        """Each decision of ``state`` with the expected score its player will still make after it."""
+        if not isinstance(state, SheetState):
+            self.solution(state)  # refuses with the reason
+            return []
         decisions = SHEET.decisions(state)
         if not decisions:
             return []
-        spot = spot_of(solution, state)
-        tables = self.tables(solution, spot)
-        return [(a, self._value(tables, state, spot, a)) for a in decisions]
-
-    def _value(self, tables: TurnTables, state: SheetState, spot: Spot, action: Action) -> float:
-        model = tables.solution.model
-        cells = {cell: i for i, cell in enumerate(UPPER_CELLS)}
-        cells.update({cell: 6 + i for i, cell in enumerate(model.lower)})
-        if state.throws == 0:
-            if isinstance(action, Scratch):
-                return float(tables.Vz[cells[action.cell] - 6, spot.bank + model.throws])
-            return tables.start(spot.bank)
-        d = DICE_INDEX[state.dice]
-        first = state.throws == 1
-        if isinstance(action, Score):
-            return float(tables.record(cells[action.cell], spot.left, first)[d])
-        if isinstance(action, Scratch):
-            return float(tables.Vz[cells[action.cell] - 6, spot.left])
-        if isinstance(action, Announce):
-            cell = cells[action.cell]
-            now = tables.record(cell, spot.left, True)[d]
-            if spot.left == 0:
-                return float(now)
-            return float(max(now, tables.chase(cell)[1][spot.left, d]))
-        if isinstance(action, Hold):
-            return float(self._later(tables, state, spot)[INDEX[action.faces]])
-        raise IllegalActionError(f"{action} is not a decision of score-sheet poker")  # pragma: no cover
-
-    def _later(self, tables: TurnTables, state: SheetState, spot: Spot) -> F64:
-        """The value of every hold now, from the values of the next throw."""
-        if state.announced is not None:
-            cells = cells_of(tables.solution.model.options)
-            index = cells.index(state.announced)
-            cell = index if index < 6 else 6 + tables.solution.model.lower.index(state.announced)
-            later = tables.chase(cell)[0][spot.left - 1]
-        else:
-            later = tables.W[spot.left - 1]
-        return tables.holds(later)
+        solution = self.solution(state)
+        _, row = self.values(state)
+        model = solution.model
+        return [(a, float(row[option_index(model, a)])) for a in decisions]
 
     def position_value(self, state: GameState) -> float:
         """The expected final score of the current player's sheet (the player to move, or at a throw)."""
@@ -252,13 +199,13 @@ class SheetAdvisor:
         options = solution.model.options
         if state.finished:
             return float(sheet_total(options, state.sheets[state.current]))
-        spot = spot_of(solution, state)
         if state.pending:
-            tables = self.tables(solution, spot)
-            if state.throws == 0:
-                return spot.recorded + tables.start(spot.bank)
-            return spot.recorded + float(self._later(tables, state, spot)[INDEX[state.held]])
-        return spot.recorded + max(v for _, v in self.future(state))
+            # the throw is due: the value of holding what is held (before the first: the throw)
+            decided = state if state.throws == 0 else _undo_hold(state)
+            _, row = self.values(decided)
+            return spot_of(solution, state).recorded + float(row[INDEX[state.held] if state.throws else 0])
+        _, row = self.values(state)
+        return spot_of(solution, state).recorded + float(np.nanmax(row))
 
     def advise(self, state: GameState) -> list[Advice]:
         """Every legal decision with the expected final score of the player's sheet, best first."""
@@ -270,6 +217,13 @@ class SheetAdvisor:
         ranked = sorted(enumerate(future), key=lambda item: (-round(item[1][1] / TIE), item[0]))
         best = ranked[0][1][1]
         return [Advice(a, recorded + v, max(0.0, best - v)) for _, (a, v) in ranked]
+
+
+def _undo_hold(state: SheetState) -> SheetState:
+    """The decision before the throw that is due: the same dice on the table, nothing held yet."""
+    from dataclasses import replace
+
+    return replace(state, held=(), pending=0)
 
 
 class OptimalBot:
@@ -324,13 +278,7 @@ def judge(record: Record, advisor: SheetAdvisor | None = None) -> list[Judged]:
     judged: list[Judged] = []
     for t, turn in enumerate(record.turns, 1):
         for action in turn.actions:
-            steps: list[Action] = [action]
-            if isinstance(action, Roll) and SHEET.to_throw(state) == 0:  # type: ignore[arg-type]
-                implied = SHEET.implicit_throw(state)  # type: ignore[arg-type]
-                if implied is None:  # pragma: no cover - states() validated the record
-                    raise KostiError("no throw is allowed now")
-                steps = [implied, action]
-            for step in steps:
+            for step in written_steps(SHEET, state, action):
                 if not isinstance(step, Roll):
                     advice = advisor.advise(state)
                     mine = next(a for a in advice if a.action == step)
@@ -350,87 +298,6 @@ def judge(record: Record, advisor: SheetAdvisor | None = None) -> list[Judged]:
                     )
                 state = SHEET.apply(state, step)  # type: ignore[arg-type]
     return judged
-
-
-def position(data: Any) -> SheetState:
-    """A one-player state from a position in JSON (``kosti hint --position``).
-
-    ``{"variant": spec, "options": {...}, "sheet": {cell: value | null}, "dice": [5 faces],
-    "throws": made this turn | "throws_left": n, "banked": n, "yahtzee_bonuses": n,
-    "announced": cell}``; poker-fences gives ``"columns": {"I": {...}, "II": {...}, "III": {...}}``
-    instead of ``"sheet"``. Cells left out are open; no dice means before the first throw.
-    A malformed position raises :class:`~kosti.errors.KostiError` saying what is wrong.
-    """
-    from kosti.dice import normalize
-    from kosti.games.sheet.game import COLUMN_NAMES, Sheet
-    from kosti.rules.presets import variant
-
-    if not isinstance(data, dict):
-        raise KostiError("a position is a JSON object")
-    name = data.get("variant")
-    if not isinstance(name, str):
-        raise KostiError('a position needs "variant": a preset or variant string')
-    overrides = data.get("options", {})
-    if not isinstance(overrides, dict):
-        raise KostiError('"options" must be an object')
-    rules = variant(name, overrides)
-    options = rules.options
-    if not isinstance(options, SheetOptions):
-        raise OptionError(f"{rules.spec} is not a score-sheet game: hints are for score sheets")
-    names = cells_of(options)
-    n_columns = 3 if options.columns == "fences" else 1
-    if n_columns == 1:
-        given = {"I": data.get("sheet", {})}
-    else:
-        given = data.get("columns", {})
-        if not isinstance(given, dict):
-            raise KostiError('"columns" must be an object: {"I": {...}, "II": {...}, "III": {...}}')
-    columns = []
-    for col_name in COLUMN_NAMES[:n_columns]:
-        cells = given.get(col_name, {})
-        if not isinstance(cells, dict):
-            raise KostiError(f"column {col_name} must be an object of cell: value")
-        for cell, value in cells.items():
-            if cell not in names:
-                raise KostiError(f"{rules.spec} has no cell {cell!r}")
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise KostiError(f"cell {cell} holds a whole number or null, not {value!r}")
-        columns.append(tuple(cells.get(cell) for cell in names))
-    for key in ("banked", "yahtzee_bonuses", "throws", "throws_left"):
-        value = data.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise KostiError(f'"{key}" must be a whole number ≥ 0')
-    banked = int(data.get("banked") or 0)
-    if banked and not options.banked_throws:
-        raise KostiError(f"{rules.spec} banks no throws")
-    sheet = Sheet(tuple(columns), banked, int(data.get("yahtzee_bonuses") or 0))
-    if sheet.is_full():
-        raise KostiError("the sheet is full: there is nothing left to decide")
-    raw_dice = data.get("dice") or []
-    if not isinstance(raw_dice, list):
-        raise KostiError('"dice" must be a list of five faces')
-    dice = normalize(raw_dice, 5) if raw_dice else ()
-    limit = options.throws
-    if not dice:
-        throws = 0
-    elif data.get("throws") is not None:
-        throws = int(data["throws"])
-    elif data.get("throws_left") is not None:
-        extra = int(data["throws_left"]) - banked
-        throws = limit - extra if extra > 0 else limit
-    else:
-        throws = 1
-    if dice and not 1 <= throws <= limit + banked:
-        raise KostiError(f"throws made this turn must lie between 1 and {limit + banked}")
-    announced = data.get("announced")
-    if announced is not None and (announced not in names or not dice):
-        raise KostiError(f"cannot have announced {announced!r} here")
-    state = SheetState(rules, ("player",), 0, (sheet,), 0, dice, (), throws, 0, announced)
-    if announced is not None and SHEET.column_kind(state) != "announced":
-        raise KostiError("a cell is announced only in column II of poker-fences")
-    if throws == 0 and not SHEET.scratchable_cells(state):
-        state = SheetState(rules, ("player",), 0, (sheet,), 0, (), (), 0, 5, None)
-    return state
 
 
 def stored_value(solution: Solution, state: SheetState) -> float:

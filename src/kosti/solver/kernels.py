@@ -1,11 +1,15 @@
-"""The compiled inner loops of the solver (numba).
+"""The compiled inner loops of the solver, the advisor and the simulator (numba).
+
+Importing this module imports numba and loads the compiled code: only the code that
+must run a kernel imports it (a cached answer, ``kosti --help`` and the terminal
+game's start never do).
 
 One turn of one state is solved over the 252 throws of five dice. With ``j`` throws
 left (banked ones included) the dice ``d`` are worth
 
-    W_j(d) = max(record now, best hold),   best hold = max over holds h of E_j(h),
+    W_j(d) = max(record now, best hold),   best hold = max over holds h of E_{j−1}(h),
 
-where the hold's value ``E`` comes from ``W_{j−1}`` by averaging one die at a time
+where the hold's value ``E`` comes from ``W`` by averaging one die at a time
 (``E(h) = mean over faces f of E(h + f)``, exact because throwing ``5 − |h|`` dice is
 throwing them one after another), and the best hold of each throw is a maximum over
 its sub-multisets built the same way. Recording after throw ``k`` banks ``3 − k`` and
@@ -13,6 +17,7 @@ a throw past the third spends one, so the bank after recording is always the num
 ``j`` of throws that were left: the chain ``W_0, W_1, …`` serves every bank at once,
 and only the first throw (its multiplier, column II's announcement) needs its own pass.
 
+Every kernel takes the variant's tables as one :class:`~kosti.solver.model.Tables`.
 Value tables are indexed ``V[column, lower mask, upper pair, flag, bank]``
 (:mod:`kosti.solver.model`).
 """
@@ -32,8 +37,11 @@ from kosti.solver.model import (
     F64,
     FIVE,
     FULL_LM,
+    FULL_UPPER,
     I64,
     JOKER,
+    KIND_ANNOUNCED,
+    KIND_ORDERED,
     L_,
     NCOL,
     P0,
@@ -43,6 +51,7 @@ from kosti.solver.model import (
     TRACK_Y,
     Y_,
     YC,
+    Tables,
 )
 
 Fn = TypeVar("Fn", bound=Callable[..., Any])
@@ -55,15 +64,26 @@ def jit(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
 
 
-@jit
+def inline(fn: Fn) -> Fn:
+    """A helper compiled into each kernel that uses it: a call would copy the tables and
+    count references to each of their arrays, and only the kernels need loading."""
+    return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
+
+
+# -- one state's successors ------------------------------------------------------------------
+
+
+@inline
 def fill_next(
-    V: F64, cfg: I64, fcfg: F64, pair_um: I64, col: int, lm: int, p: int, y: int, reward: float, out: F64
+    cfg: I64, fcfg: F64, pair_um: I64, V: F64, col: int, lm: int, p: int, y: int, reward: float, out: F64
 ) -> None:
-    """``out[j] = reward +`` the value of a state between turns with ``j`` banked throws, for every ``j``
-    (one call per successor: the inner loop is where the time goes)."""
+    """``out[j] = reward +`` the value of a state between turns with ``j`` banked throws, for every ``j``.
+
+    (The hot helpers take single arrays, not the tables: every array taken out of the tuple
+    in a loop would count a reference.)"""
     B = cfg[B_]
     n = out.shape[0]
-    if lm == cfg[FULL_LM] and pair_um[p] == 63:
+    if lm == cfg[FULL_LM] and pair_um[p] == FULL_UPPER:
         if col + 1 < cfg[NCOL]:
             row = V[col + 1, 0, cfg[P0], y]
             for j in range(n):
@@ -77,12 +97,12 @@ def fill_next(
         out[j] = reward + row[j if j < B else B]
 
 
-@jit
-def allowed(cfg: I64, kind: int, um: int, lm: int) -> tuple[int, int]:
+@inline
+def allowed(T: Tables, kind: int, um: int, lm: int) -> tuple[int, int]:
     """The open cells the column and stage rules allow now, as (upper bits, lower bits)."""
-    full_lm = cfg[FULL_LM]
-    if kind == 2:
-        if um != 63:
+    cfg = T.cfg
+    if kind == KIND_ORDERED:
+        if um != FULL_UPPER:
             for f in range(6):
                 if not (um >> f) & 1:
                     return 1 << f, 0
@@ -90,21 +110,17 @@ def allowed(cfg: I64, kind: int, um: int, lm: int) -> tuple[int, int]:
             if not (lm >> c) & 1:
                 return 0, 1 << c
         return 0, 0
-    uo = 63 & ~um
-    lo = full_lm & ~lm
+    uo = FULL_UPPER & ~um
+    lo = cfg[FULL_LM] & ~lm
     if cfg[SEQ] and uo:
         return uo, 0
     return uo, lo
 
 
-@jit
+@inline
 def successors(
+    T: Tables,
     V: F64,
-    cfg: I64,
-    fcfg: F64,
-    pair_um: I64,
-    next_pair: I64,
-    up_reward: F64,
     col: int,
     lm: int,
     p: int,
@@ -123,32 +139,37 @@ def successors(
     (they differ only for the Yahtzee cell, whose 50 arms the extra bonus);
     ``maxVz[j]``: the best future after a 0 in an allowed lower cell.
     """
+    cfg = T.cfg
+    fcfg = T.fcfg
+    pair_um = T.pair_um
+    next_pair = T.next_pair
+    up_reward = T.up_reward
     jm = Uv.shape[2]
     for f in range(6):
         if (ua >> f) & 1:
             for n in range(6):
-                fill_next(V, cfg, fcfg, pair_um, col, lm, next_pair[p, f, n], y, up_reward[p, f, n], Uv[f, n])
+                fill_next(cfg, fcfg, pair_um, V, col, lm, next_pair[p, f, n], y, up_reward[p, f, n], Uv[f, n])
     for j in range(jm):
         maxVz[j] = NEG
     for c in range(cfg[L_]):
         if (la >> c) & 1:
             lm2 = lm | (1 << c)
             y2 = 1 if (c == cfg[YC] and col == 0 and cfg[TRACK_Y]) else y
-            fill_next(V, cfg, fcfg, pair_um, col, lm2, p, y, 0.0, Vz[c])
-            fill_next(V, cfg, fcfg, pair_um, col, lm2, p, y2, 0.0, Vnz[c])
+            fill_next(cfg, fcfg, pair_um, V, col, lm2, p, y, 0.0, Vz[c])
+            fill_next(cfg, fcfg, pair_um, V, col, lm2, p, y2, 0.0, Vnz[c])
             for j in range(jm):
                 if Vz[c, j] > maxVz[j]:
                     maxVz[j] = Vz[c, j]
 
 
-@jit
-def joker_applies(cfg: I64, col: int, lm: int) -> bool:
-    """The forced joker is in force: the Yahtzee cell (of column I) is recorded."""
-    yc = cfg[YC]
-    return cfg[JOKER] > 0 and yc >= 0 and (col > 0 or ((lm >> yc) & 1) == 1)
+@inline
+def joker_applies(T: Tables, col: int, lm: int) -> bool:
+    """The joker rule is in force: the Yahtzee cell (of column I) is recorded."""
+    yc = T.cfg[YC]
+    return T.cfg[JOKER] > 0 and yc >= 0 and (col > 0 or ((lm >> yc) & 1) == 1)
 
 
-@jit
+@inline
 def joker_for(cfg: I64, joker: bool, um: int, face: int) -> bool:
     """Five ``face``s are played as a joker (forced rule: whenever in force; free rule: only
     once that face's upper cell is recorded)."""
@@ -157,18 +178,14 @@ def joker_for(cfg: I64, joker: bool, um: int, face: int) -> bool:
     return cfg[JOKER] == 1 or ((um >> (face - 1)) & 1) == 1
 
 
-@jit
+# -- recording ---------------------------------------------------------------------------------
+
+
+@inline
 def record_all(
+    T: Tables,
     j: int,
     first: int,
-    cfg: I64,
-    fcfg: F64,
-    counts: I64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
-    nz_ptr: I64,
-    nz_cell: I64,
     um: int,
     ua: int,
     la: int,
@@ -182,18 +199,24 @@ def record_all(
 ) -> None:
     """``out[d]``: the best record (or scratch) of each throw ``d`` with ``j`` throws left,
     among the cells the engine allows."""
+    cfg = T.cfg
+    counts = T.counts
     nd = counts.shape[0]
     floor = maxVz[j] if la else NEG
     for d in range(nd):
         out[d] = floor
     for f in range(6):
         if (ua >> f) & 1:
+            u = Uv[f]
             for d in range(nd):
-                v = Uv[f, counts[d, f], j]
+                v = u[counts[d, f], j]
                 if v > out[d]:
                     out[d] = v
     if la:
         # lower cells never score below 0, so a dash anywhere (``floor``) is a lower bound
+        lower_score = T.lower_score
+        nz_ptr = T.nz_ptr
+        nz_cell = T.nz_cell
         for d in range(nd):
             b = out[d]
             for k in range(nz_ptr[first, d], nz_ptr[first, d + 1]):
@@ -203,7 +226,9 @@ def record_all(
                     if v > b:
                         b = v
             out[d] = b
-    extra = fcfg[EXTRA]
+    extra = T.fcfg[EXTRA]
+    yahtzee = T.yahtzee
+    joker_score = T.joker_score
     for d in range(nd):
         yf = yahtzee[d]
         if yf == 0:
@@ -234,17 +259,33 @@ def record_all(
             out[d] = maxVz[j]
 
 
-@jit
+@inline
+def cell_value(
+    T: Tables, j: int, first: int, cell: int, d: int, um: int, joker: bool, y: int, Uv: F64, Vz: F64, Vnz: F64
+) -> float:
+    """Recording throw ``d`` in ``cell`` (0–5 upper, 6+ lower) with ``j`` throws left."""
+    if cell < 6:
+        v = Uv[cell, T.counts[d, cell], j]
+    else:
+        c = cell - 6
+        s = T.lower_score[first, c, d]
+        v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
+    yf = T.yahtzee[d]
+    if yf > 0:
+        if cell >= 6 and joker_for(T.cfg, joker, um, yf):
+            s = T.joker_score[first, cell - 6, yf]
+            v = s + (Vnz[cell - 6, j] if s > 0 else Vz[cell - 6, j])
+        if y == 1:
+            v += T.fcfg[EXTRA]
+    return float(v)
+
+
+@inline
 def record_cell(
+    T: Tables,
     j: int,
     first: int,
     cell: int,
-    cfg: I64,
-    fcfg: F64,
-    counts: I64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
     um: int,
     joker: bool,
     y: int,
@@ -253,18 +294,24 @@ def record_cell(
     Vnz: F64,
     out: F64,
 ) -> None:
-    """``out[d]``: recording each throw ``d`` in ``cell`` (0–5 upper, 6+ lower) with ``j`` throws left."""
-    nd = counts.shape[0]
+    """``out[d]``: recording each throw ``d`` in ``cell`` with ``j`` throws left (as :func:`cell_value`)."""
+    cfg = T.cfg
+    counts = T.counts
+    yahtzee = T.yahtzee
+    nd = out.shape[0]
     if cell < 6:
         for d in range(nd):
             out[d] = Uv[cell, counts[d, cell], j]
     else:
         c = cell - 6
+        lower_score = T.lower_score
         vz = Vz[c, j]
         vnz = Vnz[c, j]
         for d in range(nd):
             s = lower_score[first, c, d]
             out[d] = s + (vnz if s > 0 else vz)
+    extra = T.fcfg[EXTRA]
+    joker_score = T.joker_score
     for d in range(nd):
         yf = yahtzee[d]
         if yf == 0:
@@ -273,21 +320,32 @@ def record_cell(
             s = joker_score[first, cell - 6, yf]
             out[d] = s + (Vnz[cell - 6, j] if s > 0 else Vz[cell - 6, j])
         if y == 1:
-            out[d] += fcfg[EXTRA]
+            out[d] += extra
 
 
-@jit
-def step(W: F64, add: I64, sub_ptr: I64, sub_idx: I64, E: F64, best_sub: F64, M: F64) -> None:
-    """From the values ``W`` of the 252 throws: every hold's value ``E`` (462) and each
-    throw's best hold ``M`` (holding at most four dice)."""
-    n_all = E.shape[0]
-    for d in range(n_all - FIVE):
+# -- throwing ----------------------------------------------------------------------------------
+
+
+@inline
+def expect(T: Tables, W: F64, E: F64) -> None:
+    """Every hold's value ``E`` (462, indexed as :data:`~kosti.solver.model.ALL`) from the
+    values ``W`` of the 252 throws."""
+    add = T.add
+    nd = W.shape[0]
+    for d in range(nd):
         E[FIVE + d] = W[d]
     for m in range(FIVE - 1, -1, -1):
         s = 0.0
         for f in range(6):
             s += E[add[m, f]]
         E[m] = s / 6.0
+
+
+@inline
+def best_holds(T: Tables, E: F64, best_sub: F64, M: F64) -> None:
+    """``M[d]``: the best hold (at most four dice) of each throw ``d``, from the holds' values ``E``."""
+    sub_ptr = T.sub_ptr
+    sub_idx = T.sub_idx
     for m in range(FIVE):
         b = E[m]
         for k in range(sub_ptr[m], sub_ptr[m + 1]):
@@ -295,7 +353,7 @@ def step(W: F64, add: I64, sub_ptr: I64, sub_idx: I64, E: F64, best_sub: F64, M:
             if v > b:
                 b = v
         best_sub[m] = b
-    for d in range(n_all - FIVE):
+    for d in range(M.shape[0]):
         m = FIVE + d
         b = NEG
         for k in range(sub_ptr[m], sub_ptr[m + 1]):
@@ -305,144 +363,151 @@ def step(W: F64, add: I64, sub_ptr: I64, sub_idx: I64, E: F64, best_sub: F64, M:
         M[d] = b
 
 
-@jit
-def turn(
-    V: F64,
-    cfg: I64,
-    fcfg: F64,
-    kinds: I64,
-    pair_um: I64,
-    next_pair: I64,
-    up_reward: F64,
-    counts: I64,
-    prob: F64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
-    nz_ptr: I64,
-    nz_cell: I64,
-    add: I64,
-    sub_ptr: I64,
-    sub_idx: I64,
-    count_move: F64,
-    col: int,
-    lm: int,
-    p: int,
+@inline
+def chain(
+    T: Tables,
+    jw: int,
+    jm: int,
+    um: int,
+    ua: int,
+    la: int,
+    joker: bool,
     y: int,
-    jc: int,
-    shortcut: bool,
-    W: F64,
-    M: F64,
     Uv: F64,
     Vz: F64,
     Vnz: F64,
     maxVz: F64,
+    W: F64,
+    M: F64,
+    E: F64,
 ) -> None:
-    """Solve one state's turn for up to ``jc`` throws left after the first.
+    """A free or ordered column's later throws: for ``j ≤ jw`` the value ``W[j]`` of each throw
+    with ``j`` throws left and every hold's value ``E[j]`` with ``j`` throws left after it
+    (``E[j]`` averages ``W[j]``); for ``1 ≤ j ≤ jm`` (``jm ≤ jw + 1``) each throw's best hold ``M[j]``."""
+    best_sub = np.empty(FIVE)
+    rec = np.empty(W.shape[1])
+    for j in range(jw + 1):
+        if j == 0:
+            record_all(T, 0, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W[0])
+        else:
+            record_all(T, j, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+            Mj = M[j]
+            Wj = W[j]
+            for d in range(rec.shape[0]):
+                Wj[d] = rec[d] if rec[d] > Mj[d] else Mj[d]
+        expect(T, W[j], E[j])
+        if j + 1 <= jm:
+            best_holds(T, E[j], best_sub, M[j + 1])
 
-    Fills the successors (``Uv``, ``Vz``, ``Vnz``, ``maxVz``) and, for ``j = 1 … jc``,
-    ``M[j]``: the best continuation of each first throw with ``j`` throws left
-    (announcing a cell in column II); for free and ordered columns also ``W[j]``,
-    the value of the dice after a later throw with ``j`` throws left (``j < jc``).
-    ``shortcut``: chase an announced upper cell by counting its face only (exact
-    when the extra Yahtzee bonus is off: holding every die of the face is then best).
-    """
-    kind = kinds[col]
-    um = pair_um[p]
-    ua, la = allowed(cfg, kind, um, lm)
-    successors(V, cfg, fcfg, pair_um, next_pair, up_reward, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
-    joker = joker_applies(cfg, col, lm)
-    nd = counts.shape[0]
-    E = np.empty(FIVE + nd)
+
+@inline
+def chase(
+    T: Tables,
+    um: int,
+    joker: bool,
+    y: int,
+    cell: int,
+    jc: int,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    Wc: F64,
+    Mc: F64,
+    Ec: F64,
+) -> None:
+    """The chase of one announced cell (after :func:`successors`): for ``j ≤ jc`` the value
+    ``Wc[j, d]`` of throw ``d`` (after the first) with ``j`` throws left, its best hold
+    ``Mc[j, d]`` (``Mc[0]`` is unused) and every hold's value ``Ec[j]`` with ``j`` left after it."""
+    nd = Wc.shape[1]
     best_sub = np.empty(FIVE)
     rec = np.empty(nd)
-    if kind != 1:
-        record_all(
-            0, 0, cfg, fcfg, counts, yahtzee, lower_score, joker_score, nz_ptr, nz_cell,
-            um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W[0],
-        )  # fmt: skip
-        for j in range(1, jc + 1):
-            step(W[j - 1], add, sub_ptr, sub_idx, E, best_sub, M[j])
-            if j < jc:
-                record_all(
-                    j, 0, cfg, fcfg, counts, yahtzee, lower_score, joker_score, nz_ptr, nz_cell,
-                    um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec,
-                )  # fmt: skip
-                for d in range(nd):
-                    W[j, d] = rec[d] if rec[d] > M[j, d] else M[j, d]
-        return
-    # column II: a further throw needs an announced cell; chase each allowed cell on its own
+    for j in range(jc + 1):
+        if j == 0:
+            record_cell(T, 0, 0, cell, um, joker, y, Uv, Vz, Vnz, Wc[0])
+            for d in range(nd):
+                Mc[0, d] = NEG
+        else:
+            best_holds(T, Ec[j - 1], best_sub, Mc[j])
+            record_cell(T, j, 0, cell, um, joker, y, Uv, Vz, Vnz, rec)
+            for d in range(nd):
+                Wc[j, d] = rec[d] if rec[d] > Mc[j, d] else Mc[j, d]
+        expect(T, Wc[j], Ec[j])
+
+
+@inline
+def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
+    """Chase an announced upper cell by counting its face only, raising ``M[j]`` to its value for
+    ``1 ≤ j ≤ jc`` (exact when the extra Yahtzee bonus is off: holding every die of the face is
+    then best)."""
+    cw = np.empty(6)
+    cw2 = np.empty(6)
+    count_move = T.count_move
+    counts = T.counts
+    for n in range(6):
+        cw[n] = Uv[cell, n, 0]
+    for j in range(1, jc + 1):
+        for n in range(6):
+            s = 0.0
+            for n2 in range(6):
+                s += count_move[n, n2] * cw[n2]
+            cw2[n] = s
+        Mj = M[j]
+        for d in range(Mj.shape[0]):
+            v = cw2[counts[d, cell]]
+            if v > Mj[d]:
+                Mj[d] = v
+        for n in range(6):
+            stop = Uv[cell, n, j]
+            cw[n] = stop if stop > cw2[n] else cw2[n]
+
+
+@inline
+def announced_best(
+    T: Tables,
+    um: int,
+    ua: int,
+    la: int,
+    joker: bool,
+    y: int,
+    jc: int,
+    shortcut: bool,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    M: F64,
+) -> None:
+    """Column II: ``M[j, d]``, for ``1 ≤ j ≤ jc``, the best announcement after the first throw
+    ``d`` with ``j`` throws left (each allowed cell chased on its own)."""
+    nd = M.shape[1]
     for j in range(1, jc + 1):
         for d in range(nd):
             M[j, d] = NEG
-    Wc = np.empty(nd)
-    Mc = np.empty(nd)
-    cw = np.empty(6)
-    cw2 = np.empty(6)
-    for cell in range(6 + cfg[L_]):
+    Wc = np.empty((jc + 1, nd))
+    Mc = np.empty((jc + 1, nd))
+    Ec = np.empty((jc + 1, FIVE + nd))
+    for cell in range(6 + T.cfg[L_]):
         if cell < 6:
             if not (ua >> cell) & 1:
                 continue
             if shortcut:
-                for n in range(6):
-                    cw[n] = Uv[cell, n, 0]
-                for j in range(1, jc + 1):
-                    for n in range(6):
-                        s = 0.0
-                        for n2 in range(6):
-                            s += count_move[n, n2] * cw[n2]
-                        cw2[n] = s
-                    for d in range(nd):
-                        v = cw2[counts[d, cell]]
-                        if v > M[j, d]:
-                            M[j, d] = v
-                    for n in range(6):
-                        stop = Uv[cell, n, j]
-                        cw[n] = stop if stop > cw2[n] else cw2[n]
+                chase_count(T, cell, jc, Uv, M)
                 continue
         elif not (la >> (cell - 6)) & 1:
             continue
-        record_cell(
-            0, 0, cell, cfg, fcfg, counts, yahtzee, lower_score, joker_score, um, joker, y, Uv, Vz, Vnz, Wc
-        )
+        chase(T, um, joker, y, cell, jc, Uv, Vz, Vnz, Wc, Mc, Ec)
         for j in range(1, jc + 1):
-            step(Wc, add, sub_ptr, sub_idx, E, best_sub, Mc)
-            record_cell(
-                j,
-                0,
-                cell,
-                cfg,
-                fcfg,
-                counts,
-                yahtzee,
-                lower_score,
-                joker_score,
-                um,
-                joker,
-                y,
-                Uv,
-                Vz,
-                Vnz,
-                rec,
-            )
             for d in range(nd):
-                if Mc[d] > M[j, d]:
-                    M[j, d] = Mc[d]
-                Wc[d] = rec[d] if rec[d] > Mc[d] else Mc[d]
+                if Mc[j, d] > M[j, d]:
+                    M[j, d] = Mc[j, d]
 
 
-@jit
+# -- the solver ----------------------------------------------------------------------------------
+
+
+@inline
 def start_value(
+    T: Tables,
     b: int,
-    cfg: I64,
-    fcfg: F64,
-    counts: I64,
-    prob: F64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
-    nz_ptr: I64,
-    nz_cell: I64,
     um: int,
     ua: int,
     la: int,
@@ -454,120 +519,434 @@ def start_value(
     Vnz: F64,
     maxVz: F64,
     rec: F64,
+    scratch: bool,
 ) -> float:
-    """A state's value at the start of a turn with ``b`` banked throws (after :func:`turn`)."""
-    j1 = b + cfg[T_] - 1
-    record_all(
-        j1, 1, cfg, fcfg, counts, yahtzee, lower_score, joker_score, nz_ptr, nz_cell,
-        um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec,
-    )  # fmt: skip
+    """A state's value at the start of a turn with ``b`` banked throws, from the best
+    continuations ``M`` of the first throw (``scratch``: scratching before it counts too)."""
+    j1 = b + T.cfg[T_] - 1
+    record_all(T, j1, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
     s = 0.0
-    for d in range(counts.shape[0]):
+    prob = T.prob
+    for d in range(prob.shape[0]):
         w = rec[d]
         if j1 >= 1 and M[j1, d] > w:
             w = M[j1, d]
         s += prob[d] * w
-    if cfg[SCRATCH] and la and maxVz[b + cfg[T_]] > s:
+    if scratch and T.cfg[SCRATCH] and la and maxVz[b + T.cfg[T_]] > s:
         # scratching before the first throw banks them all
-        s = maxVz[b + cfg[T_]]
+        s = maxVz[b + T.cfg[T_]]
     return s
 
 
 @jit
-def solve_level(
-    V: F64,
-    cfg: I64,
-    fcfg: F64,
-    kinds: I64,
-    pair_um: I64,
-    next_pair: I64,
-    up_reward: F64,
-    counts: I64,
-    prob: F64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
-    nz_ptr: I64,
-    nz_cell: I64,
-    add: I64,
-    sub_ptr: I64,
-    sub_idx: I64,
-    count_move: F64,
-    col: int,
-    lms: I64,
-    ps: I64,
-    ys: I64,
-) -> None:
+def solve_level(T: Tables, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None:
     """Solve every state of one level of one column (their successors are solved)."""
+    cfg = T.cfg
     B = cfg[B_]
-    T = cfg[T_]
-    jc = B + T - 1
-    jm = B + T + 1
-    nd = counts.shape[0]
+    jc = B + cfg[T_] - 1
+    jm = jc + 2
+    nd = T.counts.shape[0]
     shortcut = cfg[Y_] == 1
     W = np.empty((jc + 1, nd))
     M = np.empty((jc + 1, nd))
+    E = np.empty((jc + 1, FIVE + nd))
     Uv = np.empty((6, 6, jm))
     Vz = np.empty((cfg[L_], jm))
     Vnz = np.empty((cfg[L_], jm))
     maxVz = np.empty(jm)
     rec = np.empty(nd)
+    kind = T.kinds[col]
     for i in range(lms.shape[0]):
         lm = lms[i]
         p = ps[i]
         y = ys[i]
-        turn(
-            V, cfg, fcfg, kinds, pair_um, next_pair, up_reward, counts, prob, yahtzee, lower_score,
-            joker_score, nz_ptr, nz_cell, add, sub_ptr, sub_idx, count_move, col, lm, p, y, jc,
-            shortcut, W, M, Uv, Vz, Vnz, maxVz,
-        )  # fmt: skip
-        um = pair_um[p]
-        ua, la = allowed(cfg, kinds[col], um, lm)
-        joker = joker_applies(cfg, col, lm)
+        um = T.pair_um[p]
+        ua, la = allowed(T, kind, um, lm)
+        joker = joker_applies(T, col, lm)
+        successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+        if kind == KIND_ANNOUNCED:
+            announced_best(T, um, ua, la, joker, y, jc, shortcut, Uv, Vz, Vnz, M)
+        else:
+            chain(T, jc - 1, jc, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
         for b in range(B + 1):
-            V[col, lm, p, y, b] = start_value(
-                b, cfg, fcfg, counts, prob, yahtzee, lower_score, joker_score, nz_ptr, nz_cell,
-                um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec,
-            )  # fmt: skip
+            V[col, lm, p, y, b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True)
+
+
+# -- the advisor ---------------------------------------------------------------------------------
+
+
+@inline
+def position_values(
+    T: Tables,
+    V: F64,
+    col: int,
+    lm: int,
+    p: int,
+    y: int,
+    bank: int,
+    throws: int,
+    d: int,
+    left: int,
+    announced: int,
+    out: F64,
+) -> None:
+    """Every option's value in one position, NaN where the option is not legal.
+
+    The position: the state ``(col, lm, p, y)``, ``bank`` banked throws at the start of the
+    turn, ``throws`` made (0: before the first), the dice ``d`` on the table, ``left`` throws
+    left (as the solver counts them), the ``announced`` cell or −1. ``out`` (see
+    :func:`kosti.solver.advisor.layout`): ``out[h]`` holding multiset ``h`` of
+    :data:`~kosti.solver.model.ALL` (before the first throw, ``out[0]`` is the throw),
+    ``out[FIVE + cell]`` recording in ``cell``, ``out[FIVE + n + cell]`` scratching it,
+    ``out[FIVE + 2n + cell]`` announcing it (``n`` = 6 + lower cells). A value is the
+    expected score still to come after the option, recorded cells excluded.
+    """
+    cfg = T.cfg
+    nd = T.counts.shape[0]
+    n_cells = 6 + cfg[L_]
+    for i in range(out.shape[0]):
+        out[i] = np.nan
+    kind = T.kinds[col]
+    um = T.pair_um[p]
+    ua, la = allowed(T, kind, um, lm)
+    joker = joker_applies(T, col, lm)
+    jn = cfg[B_] + cfg[T_] + 1
+    Uv = np.empty((6, 6, jn))
+    Vz = np.empty((cfg[L_], jn))
+    Vnz = np.empty((cfg[L_], jn))
+    maxVz = np.empty(jn)
+    successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+    scratch = cfg[SCRATCH] == 1 and announced < 0
+    if throws == 0:
+        j1 = bank + cfg[T_] - 1
+        W = np.empty((j1 + 1, nd))
+        M = np.empty((j1 + 1, nd))
+        if kind == KIND_ANNOUNCED:
+            announced_best(T, um, ua, la, joker, y, j1, cfg[Y_] == 1, Uv, Vz, Vnz, M)
+        elif j1 >= 1:
+            chain(T, j1 - 1, j1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, np.empty((j1, FIVE + nd)))
+        out[0] = start_value(T, bank, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False)
+        if scratch:
+            for c in range(cfg[L_]):
+                if (la >> c) & 1:
+                    out[FIVE + n_cells + 6 + c] = Vz[c, bank + cfg[T_]]
+        return
+    first = 1 if throws == 1 else 0
+    # record: the cells the engine allows (an announcement, the forced joker)
+    if announced >= 0:
+        out[FIVE + announced] = cell_value(T, left, first, announced, d, um, joker, y, Uv, Vz, Vnz)
+    else:
+        yf = T.yahtzee[d]
+        ru, rl = ua, la
+        if cfg[JOKER] == 1 and joker_for(T.cfg, joker, um, yf):
+            if (ua >> (yf - 1)) & 1:
+                ru, rl = 1 << (yf - 1), 0
+            elif la:
+                ru = 0
+        for cell in range(n_cells):
+            if (cell < 6 and (ru >> cell) & 1) or (cell >= 6 and (rl >> (cell - 6)) & 1):
+                out[FIVE + cell] = cell_value(T, left, first, cell, d, um, joker, y, Uv, Vz, Vnz)
+    if scratch:
+        for c in range(cfg[L_]):
+            if (la >> c) & 1:
+                out[FIVE + n_cells + 6 + c] = Vz[c, left]
+    if kind == KIND_ANNOUNCED and announced < 0:
+        if throws != 1:
+            return
+        Wc = np.empty((left + 1, nd))
+        Mc = np.empty((left + 1, nd))
+        Ec = np.empty((left + 1, FIVE + nd))
+        for cell in range(n_cells):
+            if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                now = cell_value(T, left, 1, cell, d, um, joker, y, Uv, Vz, Vnz)
+                if left >= 1:
+                    chase(T, um, joker, y, cell, left, Uv, Vz, Vnz, Wc, Mc, Ec)
+                    if Mc[left, d] > now:
+                        now = Mc[left, d]
+                out[FIVE + 2 * n_cells + cell] = now
+        return
+    if left < 1:
+        return
+    if announced >= 0:
+        Wc = np.empty((left, nd))
+        Mc = np.empty((left, nd))
+        E = np.empty((left, FIVE + nd))
+        chase(T, um, joker, y, announced, left - 1, Uv, Vz, Vnz, Wc, Mc, E)
+    else:
+        W = np.empty((left, nd))
+        M = np.empty((left, nd))
+        E = np.empty((left, FIVE + nd))
+        chain(T, left - 1, left - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+    later = E[left - 1]
+    hold_idx = T.hold_idx
+    for k in range(T.hold_ptr[d], T.hold_ptr[d + 1]):
+        h = hold_idx[k]
+        out[h] = later[h]
 
 
 @jit
-def chase(
-    cfg: I64,
-    fcfg: F64,
-    counts: I64,
-    yahtzee: I64,
-    lower_score: F64,
-    joker_score: F64,
-    add: I64,
-    sub_ptr: I64,
-    sub_idx: I64,
+def position_values_batch(T: Tables, V: F64, positions: I64, out: F64) -> None:
+    """:func:`position_values` of every row of ``positions`` (columns: col, lm, p, y, bank,
+    throws, d, left, announced) into the rows of ``out``."""
+    for i in range(positions.shape[0]):
+        q = positions[i]
+        position_values(T, V, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], out[i])
+
+
+# -- the simulator -------------------------------------------------------------------------------
+
+
+@inline
+def record_choice(
+    T: Tables,
+    d: int,
+    j: int,
+    first: int,
     um: int,
+    ua: int,
+    la: int,
     joker: bool,
     y: int,
-    cell: int,
-    jc: int,
     Uv: F64,
     Vz: F64,
     Vnz: F64,
+) -> tuple[int, int, float]:
+    """The best record of throw ``d``: (cell 0–5 upper or 6+ lower, 1 if a scratch, value)."""
+    cfg = T.cfg
+    yf = T.yahtzee[d]
+    bonus = T.fcfg[EXTRA] if (yf > 0 and y == 1) else 0.0
+    use_joker = yf > 0 and joker_for(T.cfg, joker, um, yf)
+    best = NEG
+    best_cell = -1
+    scratch = 0
+    upper_ok = True
+    if use_joker and cfg[JOKER] == 1:
+        # forced joker: its own upper cell if open, else a lower cell, else any upper cell
+        if (ua >> (yf - 1)) & 1:
+            return yf - 1, 0, Uv[yf - 1, 5, j] + bonus
+        upper_ok = la == 0
+    counts = T.counts
+    joker_score = T.joker_score
+    lower_score = T.lower_score
+    for f in range(6):
+        if upper_ok and (ua >> f) & 1:
+            v = Uv[f, counts[d, f], j] + bonus
+            if v > best:
+                best, best_cell = v, f
+    for c in range(cfg[L_]):
+        if (la >> c) & 1:
+            s = joker_score[first, c, yf] if use_joker else lower_score[first, c, d]
+            v = s + (Vnz[c, j] if s > 0 else Vz[c, j]) + bonus
+            if v > best:
+                best, best_cell = v, 6 + c
+    if cfg[SCRATCH]:
+        for c in range(cfg[L_]):
+            if (la >> c) & 1 and Vz[c, j] > best:
+                best, best_cell, scratch = Vz[c, j], 6 + c, 1
+    return best_cell, scratch, best
+
+
+@inline
+def best_hold_of(T: Tables, d: int, E: F64) -> tuple[int, float]:
+    """The best hold of throw ``d`` (an index in ALL) by the holds' values ``E``, the first of equals."""
+    best = NEG
+    best_h = 0
+    hold_idx = T.hold_idx
+    for k in range(T.hold_ptr[d], T.hold_ptr[d + 1]):
+        h = hold_idx[k]
+        if E[h] > best:
+            best, best_h = E[h], h
+    return best_h, best
+
+
+@inline
+def throw(T: Tables, h: int, cnt: I64) -> int:
+    """Keep hold ``h`` (an index in ALL), throw the other dice, and return the throw's index."""
+    all_counts = T.all_counts
+    for f in range(6):
+        cnt[f] = all_counts[h, f]
+    held = 0
+    for f in range(6):
+        held += cnt[f]
+    for _ in range(5 - held):
+        cnt[np.random.randint(0, 6)] += 1
+    code = 0
+    mult = 1
+    for f in range(6):
+        code += cnt[f] * mult
+        mult *= 6
+    return int(T.lut[code]) - FIVE
+
+
+@inline
+def play_game(
+    T: Tables,
+    V: F64,
+    W: F64,
+    M: F64,
+    E: F64,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    maxVz: F64,
     Wc: F64,
     Mc: F64,
-) -> None:
-    """The chase of one announced cell (after :func:`successors`): ``Wc[j, d]`` the value of
-    throw ``d`` (after the first) with ``j`` throws left, ``Mc[j, d]`` its best hold, ``j ≤ jc``."""
-    nd = counts.shape[0]
-    E = np.empty(FIVE + nd)
-    best_sub = np.empty(FIVE)
+    Ec: F64,
+) -> tuple[float, int]:
+    """One solitaire game under the optimal strategy: (final score, the most throws ever banked).
+
+    Each turn works out only what its decisions need: the later throws' values and every
+    hold's value once, then the holds of the throws actually made."""
+    cfg = T.cfg
+    B = cfg[B_]
+    TH = cfg[T_]
+    L = cfg[L_]
+    nd = T.counts.shape[0]
     rec = np.empty(nd)
-    record_cell(
-        0, 0, cell, cfg, fcfg, counts, yahtzee, lower_score, joker_score, um, joker, y, Uv, Vz, Vnz, Wc[0]
-    )
-    for d in range(nd):
-        Mc[0, d] = NEG
-    for j in range(1, jc + 1):
-        step(Wc[j - 1], add, sub_ptr, sub_idx, E, best_sub, Mc[j])
-        record_cell(
-            j, 0, cell, cfg, fcfg, counts, yahtzee, lower_score, joker_score, um, joker, y, Uv, Vz, Vnz, rec
-        )
-        for d in range(nd):
-            Wc[j, d] = rec[d] if rec[d] > Mc[j, d] else Mc[j, d]
+    scratch_M = np.empty(nd)
+    announce = np.empty(nd, dtype=np.int64)
+    cnt = np.zeros(6, dtype=np.int64)
+    col = 0
+    lm = 0
+    p = cfg[P0]
+    y = 0
+    b = 0
+    most = 0
+    total = 0.0
+    while True:
+        kind = T.kinds[col]
+        um = T.pair_um[p]
+        ua, la = allowed(T, kind, um, lm)
+        joker = joker_applies(T, col, lm)
+        j = b + TH - 1
+        successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+        may_scratch = cfg[SCRATCH] and la
+        if kind != KIND_ANNOUNCED:
+            if j >= 1:
+                chain(
+                    T, j - 1, j if may_scratch else j - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E
+                )
+        else:
+            for cell in range(6 + L):
+                if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                    chase(T, um, joker, y, cell, j, Uv, Vz, Vnz, Wc[cell], Mc[cell], Ec[cell])
+            # the best announcement of each first throw
+            for d in range(nd):
+                scratch_M[d] = NEG
+                announce[d] = -1
+            if j >= 1:
+                for cell in range(6 + L):
+                    if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                        for d in range(nd):
+                            if Mc[cell, j, d] > scratch_M[d]:
+                                scratch_M[d] = Mc[cell, j, d]
+                                announce[d] = cell
+        cell = -1
+        scratch = 0
+        if may_scratch:
+            record_all(T, j, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+            start = 0.0
+            prob = T.prob
+            for d in range(nd):
+                w = rec[d]
+                if j >= 1:
+                    cont = M[j, d] if kind != KIND_ANNOUNCED else scratch_M[d]
+                    if cont > w:
+                        w = cont
+                start += prob[d] * w
+            for c in range(L):
+                if (la >> c) & 1 and Vz[c, b + TH] > start:
+                    start, cell, scratch = Vz[c, b + TH], 6 + c, 1
+        left = b + TH
+        d = 0
+        k = 0
+        if cell < 0:
+            d = throw(T, 0, cnt)
+            k = 1
+            left = j
+            announced = -1
+            while True:
+                first = 1 if k == 1 else 0
+                if announced >= 0:
+                    stop_cell, stop_scratch = announced, 0
+                    stop = cell_value(T, left, first, announced, d, um, joker, y, Uv, Vz, Vnz)
+                else:
+                    stop_cell, stop_scratch, stop = record_choice(
+                        T, d, left, first, um, ua, la, joker, y, Uv, Vz, Vnz
+                    )
+                go = NEG
+                h = 0
+                if left >= 1:
+                    if kind != KIND_ANNOUNCED:
+                        h, go = best_hold_of(T, d, E[left - 1])
+                    elif announced >= 0:
+                        h, go = best_hold_of(T, d, Ec[announced, left - 1])
+                    elif k == 1:
+                        go = scratch_M[d]
+                if stop >= go:
+                    cell, scratch = stop_cell, stop_scratch
+                    break
+                if kind == KIND_ANNOUNCED and announced < 0:
+                    announced = announce[d]
+                    h, go = best_hold_of(T, d, Ec[announced, left - 1])
+                d = throw(T, h, cnt)
+                k += 1
+                left -= 1
+        # record (or scratch) and move on
+        if not scratch and T.yahtzee[d] > 0 and y == 1:
+            total += T.fcfg[EXTRA]
+        if scratch:
+            lm |= 1 << (cell - 6)
+        elif cell < 6:
+            n = T.counts[d, cell]
+            total += T.up_reward[p, cell, n]
+            p = T.next_pair[p, cell, n]
+        else:
+            c = cell - 6
+            yf = T.yahtzee[d]
+            first = 1 if k == 1 else 0
+            s = (
+                T.joker_score[first, c, yf]
+                if (yf > 0 and joker_for(T.cfg, joker, um, yf))
+                else T.lower_score[first, c, d]
+            )
+            total += s
+            lm |= 1 << c
+            if c == cfg[YC] and col == 0 and cfg[TRACK_Y] and s > 0:
+                y = 1
+        b = left if left < B else B
+        if b > most:
+            most = b
+        if lm == cfg[FULL_LM] and T.pair_um[p] == FULL_UPPER:
+            col += 1
+            lm = 0
+            p = cfg[P0]
+            if col == cfg[NCOL]:
+                return total + b * T.fcfg[BANK_VALUE], most
+
+
+@jit
+def play_games(T: Tables, V: F64, seed: int, scores: F64, banks: I64) -> None:
+    """Play ``len(scores)`` games; game ``g`` draws its dice from seed ``seed + g`` alone."""
+    cfg = T.cfg
+    jc = cfg[B_] + cfg[T_] - 1
+    jn = jc + 2
+    nd = T.counts.shape[0]
+    L = cfg[L_]
+    W = np.empty((jc + 1, nd))
+    M = np.empty((jc + 1, nd))
+    E = np.empty((jc + 1, FIVE + nd))
+    Uv = np.empty((6, 6, jn))
+    Vz = np.empty((L, jn))
+    Vnz = np.empty((L, jn))
+    maxVz = np.empty(jn)
+    chases = 1
+    for kind in T.kinds:
+        if kind == KIND_ANNOUNCED:
+            chases = 6 + L
+    Wc = np.empty((chases, jc + 1, nd))
+    Mc = np.empty((chases, jc + 1, nd))
+    Ec = np.empty((chases, jc + 1, FIVE + nd))
+    for g in range(scores.shape[0]):
+        np.random.seed(seed + g)
+        scores[g], banks[g] = play_game(T, V, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc, Ec)

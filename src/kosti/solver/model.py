@@ -31,16 +31,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from kosti.dice import Faces, counts, multisets, probability
+from kosti.dice import Faces, counts, multisets, probability, submultisets
 from kosti.errors import OptionError
 from kosti.games.sheet.scoring import cell_score, upper_bonus
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import COLUMN_KINDS, UPPER_CELLS, SheetOptions
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -53,8 +54,8 @@ FIVE = len(ALL) - len(multisets(5))
 DICE: tuple[Faces, ...] = multisets(5)
 DICE_INDEX: dict[Faces, int] = {m: i for i, m in enumerate(DICE)}
 
-KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = 0, 1, 2
-COLUMN_KIND: dict[str, int] = {"free": KIND_FREE, "announced": KIND_ANNOUNCED, "ordered": KIND_ORDERED}
+KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = (COLUMN_KINDS.index(k) for k in ("free", "announced", "ordered"))
+"""The column kinds as the kernels number them (their place in ``COLUMN_KINDS``)."""
 FULL_UPPER = (1 << len(UPPER_CELLS)) - 1
 
 # positions in the integer configuration vector handed to the kernels
@@ -81,6 +82,15 @@ class DiceTables:
     count_move: F64
     """``count_move[n, n2]``: chance that holding ``min(n, 4)`` dice of a face and throwing the
     rest shows ``n2`` of that face (the chase of one upper cell)."""
+    all_counts: I64
+    """``all_counts[m, f]``: dice of face ``f + 1`` in multiset ``m`` of :data:`ALL`."""
+    lut: I64
+    """``lut[code]``: the index in :data:`ALL` of the multiset whose face counts are the base-6
+    digits of ``code``."""
+    hold_ptr: I64
+    hold_idx: I64
+    """``hold_idx[hold_ptr[d]:hold_ptr[d + 1]]``: the holds of throw ``d`` (its sub-multisets of
+    at most four dice, as indices in :data:`ALL`, in the engine's order)."""
 
 
 @cache
@@ -108,9 +118,54 @@ def dice_tables() -> DiceTables:
         for hits in range(thrown + 1):
             chance = Fraction(comb(thrown, hits)) * Fraction(1, 6) ** hits * Fraction(5, 6) ** (thrown - hits)
             move[n, kept + hits] += float(chance)
+    all_counts = np.array([counts(m) for m in ALL], dtype=np.int64)
+    lut = np.full(6**6, -1, dtype=np.int64)
+    for i, m in enumerate(ALL):
+        lut[sum(6 ** (f - 1) for f in m)] = i
+    hold_ptr = [0]
+    hold_idx: list[int] = []
+    for d in DICE:
+        hold_idx.extend(INDEX[h] for h in submultisets(d) if len(h) < 5)
+        hold_ptr.append(len(hold_idx))
     return DiceTables(
-        cnt, prob, add, np.array(ptr, dtype=np.int64), np.array(idx, dtype=np.int64), yahtzee, move
+        cnt,
+        prob,
+        add,
+        np.array(ptr, dtype=np.int64),
+        np.array(idx, dtype=np.int64),
+        yahtzee,
+        move,
+        all_counts,
+        lut,
+        np.array(hold_ptr, dtype=np.int64),
+        np.array(hold_idx, dtype=np.int64),
     )
+
+
+class Tables(NamedTuple):
+    """Everything the kernels read about a variant and the dice, handed over as one value."""
+
+    cfg: I64
+    fcfg: F64
+    kinds: I64
+    pair_um: I64
+    next_pair: I64
+    up_reward: F64
+    lower_score: F64
+    joker_score: F64
+    nz_ptr: I64
+    nz_cell: I64
+    counts: I64
+    prob: F64
+    yahtzee: I64
+    add: I64
+    sub_ptr: I64
+    sub_idx: I64
+    count_move: F64
+    all_counts: I64
+    lut: I64
+    hold_ptr: I64
+    hold_idx: I64
 
 
 @dataclass(frozen=True)
@@ -151,6 +206,34 @@ class Model:
     @property
     def throws(self) -> int:
         return int(self.cfg[T_])
+
+    @cached_property
+    def tables(self) -> Tables:
+        """The model's and the dice's tables, as the kernels take them."""
+        t = dice_tables()
+        return Tables(
+            self.cfg,
+            self.fcfg,
+            self.kinds,
+            self.pair_um,
+            self.next_pair,
+            self.up_reward,
+            self.lower_score,
+            self.joker_score,
+            self.nz_ptr,
+            self.nz_cell,
+            t.counts,
+            t.prob,
+            t.yahtzee,
+            t.add,
+            t.sub_ptr,
+            t.sub_idx,
+            t.count_move,
+            t.all_counts,
+            t.lut,
+            t.hold_ptr,
+            t.hold_idx,
+        )
 
     @property
     def n_lower(self) -> int:
@@ -231,7 +314,7 @@ def exact_bank_cap(options: SheetOptions) -> int:
     """The most throws a sheet could ever bank: every turn banking all it can."""
     if not options.banked_throws:
         return 0
-    n_columns = 3 if options.columns == "fences" else 1
+    n_columns = len(options.column_kinds)
     per_lower = options.throws if options.scratch else options.throws - 1
     return n_columns * (len(UPPER_CELLS) * (options.throws - 1) + len(options.lower) * per_lower)
 
@@ -320,10 +403,7 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
                 next_pair[p, f, n] = pair_index[key]
                 up_reward[p, f, n] = reward
 
-    if options.columns == "fences":
-        kinds = np.array([KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED], dtype=np.int64)
-    else:
-        kinds = np.array([KIND_FREE], dtype=np.int64)
+    kinds = np.array([COLUMN_KINDS.index(kind) for kind in options.column_kinds], dtype=np.int64)
     yc = lower.index("yahtzee") if "yahtzee" in lower else -1
     track_y = bool(options.extra_yahtzee_bonus) and yc >= 0
     cfg = np.zeros(12, dtype=np.int64)

@@ -15,25 +15,34 @@ from typing import Any
 import numpy as np
 import platformdirs
 
-from kosti.errors import OptionError
+from kosti.errors import KostiError, OptionError
 from kosti.rules.options import SheetOptions
 from kosti.rules.presets import Variant
-from kosti.solver import kernels
 from kosti.solver.model import (
     F64,
     I64,
     Model,
     build_model,
     default_cap,
-    dice_tables,
     exact_bank_cap,
 )
 
-SOLVER_VERSION = "1"
+SOLVER_VERSION = "2"
 """Bumped whenever a change could alter a solved table: old cache files are then ignored."""
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` with the number of states solved so far."""
+Progress = Callable[[int, int], object]
+"""Called as ``progress(done, total)`` while a table is solved: ``done / total`` is the share
+of the work done (the number of states solved, out of every state), called at 0, then
+often (at least every 1/200th of the work), then at ``total``. Returning ``False`` cancels the
+solve (:class:`SolveCancelled`); any other result goes on, and an exception raised by the
+callback ends the solve with that exception. Nothing is cached from a cancelled solve."""
+
+PROGRESS_STEPS = 200
+"""The work of a solve is reported in at least this many steps."""
+
+
+class SolveCancelled(KostiError):
+    """A solve stopped because its progress callback asked for it (returned ``False``)."""
 
 
 @dataclass
@@ -98,7 +107,8 @@ def solve(
     :data:`~kosti.solver.model.DEFAULT_CAP`). ``fresh``: solve again and overwrite the
     cache. ``use_cache=False``: neither read nor write the disk. The joker rule is the
     variant's option ``joker`` (``yahtzee`` plays ``forced``; ``yahtzee(joker=free)`` is the
-    convention of Verhoeff's published 254.5896).
+    convention of Verhoeff's published 254.5896). ``progress`` follows a solve and may
+    cancel it (:data:`Progress`); it is not called when the tables come from a cache.
     """
     options = sheet_options(rules)
     spec = rules.spec
@@ -147,28 +157,34 @@ def in_parallel(n: int, work: Callable[[int, int], None], chunk: int = 512) -> N
 
 def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     """Solve every state, last column first and fullest sheet first."""
-    tables = dice_tables()
+    from kosti.solver import kernels  # numba is loaded only when a table must be solved
+
+    tables = model.tables
     values = np.zeros(model.value_shape())
     plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
     total = sum(len(lms) for _, (lms, _, _) in plan)
+    step = max(1, -(-total // PROGRESS_STEPS))
     done = 0
-    if progress is not None:
-        progress(0, total)
+    report(progress, 0, total)
     for col, (lms, ps, ys) in plan:
+        # a level's states depend only on fuller ones: its pieces can be solved in any order
+        for first in range(0, len(lms), step):
+            piece = slice(first, min(len(lms), first + step))
+            pl, pp, py = lms[piece], ps[piece], ys[piece]
 
-        def work(start: int, stop: int, col: int = col, lms: I64 = lms, ps: I64 = ps, ys: I64 = ys) -> None:
-            kernels.solve_level(
-                values, model.cfg, model.fcfg, model.kinds, model.pair_um, model.next_pair,
-                model.up_reward, tables.counts, tables.prob, tables.yahtzee, model.lower_score,
-                model.joker_score, model.nz_ptr, model.nz_cell, tables.add, tables.sub_ptr,
-                tables.sub_idx, tables.count_move, col, lms[start:stop], ps[start:stop], ys[start:stop],
-            )  # fmt: skip
+            def work(start: int, stop: int, col: int = col, pl: I64 = pl, pp: I64 = pp, py: I64 = py) -> None:
+                kernels.solve_level(tables, values, col, pl[start:stop], pp[start:stop], py[start:stop])
 
-        in_parallel(len(lms), work)
-        done += len(lms)
-        if progress is not None:
-            progress(done, total)
+            in_parallel(len(pl), work)
+            done += len(pl)
+            report(progress, done, total)
     return values
+
+
+def report(progress: Progress | None, done: int, total: int) -> None:
+    """Tell ``progress`` how far the solve is; :class:`SolveCancelled` if it answers ``False``."""
+    if progress is not None and progress(done, total) is False:
+        raise SolveCancelled(f"the solve was cancelled after {done} of {total} states")
 
 
 def _save(path: Path, solution: Solution) -> None:
@@ -182,8 +198,8 @@ def _save(path: Path, solution: Solution) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # a private temporary name: two processes may solve the same variant at once
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    # float32 keeps about seven digits: plenty for play, and the exact optimum is kept in the meta
-    np.savez_compressed(tmp, values=solution.values.astype(np.float32), meta=np.array(json.dumps(meta)))
+    # full precision: every value read back (the advisor's too) is the solved one to 1e-6
+    np.savez_compressed(tmp, values=solution.values, meta=np.array(json.dumps(meta)))
     tmp.replace(path)
 
 
@@ -191,7 +207,7 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
     try:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
-            values = data["values"].astype(np.float64)
+            values = np.asarray(data["values"], dtype=np.float64)
     except (OSError, ValueError, KeyError):
         return None
     if (
@@ -200,7 +216,4 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
         or values.shape != model.value_shape()
     ):
         return None
-    solution = Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)
-    # the start value itself is kept at full precision
-    values[0, 0, model.pair_of(0, 0), 0, 0] = float(meta["expected_score"])
-    return solution
+    return Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)

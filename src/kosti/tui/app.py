@@ -48,6 +48,9 @@ class PlayConfig:
     resume: Record | None = None
     """A game to continue."""
 
+    undo: bool | None = None
+    """Moves may be taken back (U); ``None``: yes in games of people only, no against bots."""
+
     bot_delay: float = 0.7
     """Seconds between a bot's moves, so that people can follow them (0: at once)."""
 
@@ -127,6 +130,8 @@ class KostiApp(App[Path | None]):
     def _play(self, session: Session) -> None:
         from kosti.tui.game_screen import GameScreen
 
+        if self.config.undo is not None and session.dice is not None:
+            session.undo_allowed = self.config.undo  # (scorekeeper mode always corrects)
         self.push_screen(GameScreen(session, self.t))
 
     def show_end(self, session: Session) -> None:

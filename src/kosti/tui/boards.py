@@ -29,6 +29,11 @@ def quiet_table(id: str) -> DataTable[Any]:
 class Board(Vertical):
     """A family's board. Subclasses draw one family."""
 
+    def __init__(self, id: str | None = None, small: bool = False) -> None:
+        super().__init__(id=id)
+        self.small = small
+        """Drawn for a small terminal: short labels, and what must be seen kept in sight."""
+
     def show(self, session: Session, t: Catalog) -> None:
         """Redraw from ``session``."""
         raise NotImplementedError
@@ -38,16 +43,27 @@ class Board(Vertical):
         raise NotImplementedError
 
 
-def _player_label(session: Session, seat: int, t: Catalog) -> Text:
+SHORT_NAME = 7
+"""Names are cut to this many letters on a small terminal."""
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= SHORT_NAME else name[: SHORT_NAME - 1] + "…"
+
+
+def _player_label(session: Session, seat: int, t: Catalog, short: bool = False) -> Text:
     name = session.seats[seat].name
+    if short:
+        name = _short(name)
     current = session.engine.current_player(session.state)
     label = Text()
     if current == seat:
-        label.append("▶ ", style="bold yellow")
+        if not short:  # (a small terminal says whose turn it is in the status line only)
+            label.append("▶ ", style="bold yellow")
         label.append(name, style="bold yellow")
     else:
         label.append(name, style="bold")
-    if session.seats[seat].is_bot:
+    if session.seats[seat].is_bot and not short:
         label.append(" " + t("board.bot_mark"), style="grey50")
     return label
 
@@ -62,6 +78,25 @@ class SheetTable(DataTable[Any]):
     def __init__(self, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self._bindings.key_to_bindings.pop("enter", None)
+
+    def _is_summary(self, row: int) -> bool:
+        return str(self.ordered_rows[row].key.value).startswith("_")
+
+    def _step(self, direction: int) -> None:
+        """Move the cursor to the next cell in ``direction``, over the subtotal rows."""
+        row = self.cursor_row + direction
+        while 0 <= row < self.row_count and self._is_summary(row):
+            row += direction
+        if 0 <= row < self.row_count:
+            self.move_cursor(row=row)
+        elif direction > 0:
+            self.scroll_end(animate=False)  # the totals under the last cell come into sight
+
+    def action_cursor_down(self) -> None:
+        self._step(1)
+
+    def action_cursor_up(self) -> None:
+        self._step(-1)
 
 
 class SheetBoard(Board):
@@ -102,12 +137,20 @@ class SheetBoard(Board):
         cursor_key = self.selected_cell()
         cursor_row = table.cursor_row
         table.clear(columns=True)
-        table.add_column(t("sheet.cell"), key="_cell")
-        table.add_column(Text(t("sheet.now"), style="bold cyan"), key="_now")
+        small = self.small
+        names = {cell: self._cell_name(cell, t) for cell in cells}
+        summaries = [t("sheet.upper"), t("sheet.bonus"), t("sheet.total")]
+        if options.banked_throws:
+            summaries.append(t("sheet.banked"))
+        # the widest name sets the column from the first paint on (else it starts cut short)
+        width = max(len(name) for name in [*names.values(), *summaries])
+        table.add_column("" if small else t("sheet.cell"), key="_cell", width=width)
+        table.add_column(Text(t("sheet.now_short" if small else "sheet.now"), style="bold cyan"), key="_now")
+        table.fixed_columns = 2
         for seat in range(len(state.players)):
             for col in range(n_columns):
                 # three columns a player: the name heads the first, the others only their numeral
-                label = _player_label(session, seat, t) if col == 0 else Text("")
+                label = _player_label(session, seat, t, short=small) if col == 0 else Text("")
                 if n_columns > 1:
                     label.append(f" {COLUMN_NAMES[col]}" if col == 0 else COLUMN_NAMES[col], style="cyan")
                 table.add_column(label, key=f"{seat}:{col}")
@@ -149,7 +192,7 @@ class SheetBoard(Board):
             row = [
                 cell_text(cell, sheet.columns[c][index]) for sheet in state.sheets for c in range(n_columns)
             ]
-            name = Text(t.cell(cell), style="bold" if cell in allowed else "")
+            name = Text(names[cell], style="bold" if cell in allowed else "")
             table.add_row(name, now_text(cell), *row, key=cell)
             if index == upper_count - 1:
                 uppers: list[Text] = []
@@ -192,20 +235,54 @@ class SheetBoard(Board):
             table.move_cursor(row=first, animate=False)
         else:
             table.move_cursor(row=min(cursor_row, len(keys) - 1), animate=False)
-        self.query_one("#sheet-note", Static).update(self._note(session, t))
+        note = self._note(session, t)
+        if small:
+            # the totals row may scroll out of a small terminal: every score stays in sight here
+            line = Text(t("sheet.total") + ": ", style="bold")
+            for seat, score in enumerate(scores):
+                if seat:
+                    line.append(" · ")
+                line.append(_short(session.seats[seat].name) + " ")
+                line.append(number(score), style="bold")
+            note = line + Text("\n") + note if note.plain else line
+            self.styles.width = min(
+                sum(column.get_render_width(table) for column in table.columns.values()) + 7,
+                self.screen.size.width,
+            )
+        self.query_one("#sheet-note", Static).update(note)
+
+    def _cell_name(self, cell: str, t: Catalog) -> str:
+        short = f"cell_short.{cell}"
+        return t(short) if self.small and t.has(short) else t.cell(cell)
 
     def turn_text(self, session: Session, t: Catalog) -> Text:
-        from kosti.games.sheet.game import SHEET, SheetState, options_of
+        from kosti.actions import CellAction, Hold
+        from kosti.games.sheet.game import SheetState, options_of
 
         state = session.state
         if not isinstance(state, SheetState) or session.finished:
             return Text("")
         options = options_of(state)
-        text = Text(t("turn.throw_of", n=state.throws, of=options.throws), style="bold")
-        left = SHEET.throws_left(state)
-        text.append("   " + t("turn.throws_left", n=left))
-        if options.banked_throws:
-            text.append("   " + t("turn.banked", n=state.sheets[state.current].banked), style="cyan")
+        allowance = options.throws
+        if state.throws > allowance:
+            # the throws past the allowance were banked ones («ограда»)
+            text = Text(
+                t("turn.throw_banked", n=state.throws, of=allowance, extra=state.throws - allowance),
+                style="bold",
+            )
+        else:
+            text = Text(t("turn.throw_of", n=state.throws, of=allowance), style="bold")
+        banked = state.sheets[state.current].banked if options.banked_throws else 0
+        left = max(0, allowance - state.throws)
+        decisions = session.decisions() if not state.pending else []
+        if state.pending or any(isinstance(a, Hold) for a in decisions):
+            text.append("   " + t("turn.throws_left", n=left))
+            if options.banked_throws:
+                text.append(" + " + t("turn.banked", n=banked), style="cyan")
+        elif any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions) and (left or banked):
+            text.append("   " + t("turn.announce_to_throw"), style="magenta")
+        else:
+            text.append("   " + t("turn.no_throws"))
         if state.announced:
             text.append("   " + t("turn.announced", cell=t.cell(state.announced)), style="magenta")
         return text
@@ -340,8 +417,19 @@ class ThousandBoard(Board):
         state = session.state
         if not isinstance(state, ThousandState) or session.finished:
             return Text("")
-        text = Text(t("turn.total", total=state.turn_total), style="bold")
-        text.append("   " + t("turn.dice_left", n=state.dice_left))
+        # while the player picks dice to set aside, the turn is shown as it would be with them
+        after = session.after_marked()
+        if after is None:
+            text = Text(t("turn.total", total=state.turn_total), style="bold")
+            text.append("   " + t("turn.bad_pick"), style="red")
+        elif after is not state and isinstance(after, ThousandState) and after.turn == state.turn:
+            text = Text(t("turn.total_with_marked", total=after.turn_total, before=state.turn_total))
+            text.stylize("bold")
+            text.append("   " + t("turn.dice_left", n=after.dice_left))
+            state = after
+        else:
+            text = Text(t("turn.total", total=state.turn_total), style="bold")
+            text.append("   " + t("turn.dice_left", n=state.dice_left))
         if state.set_aside:
             text.append("   " + t("turn.set_aside", dice=dice_text(state.set_aside, session.faces_style, t)))
         need = THOUSAND.needed(state)
@@ -445,10 +533,7 @@ class ShowdownBoard(Board):
         return text
 
 
-def board_for(family: str) -> Board:
-    """The board widget of a family."""
-    if family == "thousand":
-        return ThousandBoard(id="board-panel")
-    if family == "showdown":
-        return ShowdownBoard(id="board-panel")
-    return SheetBoard(id="board-panel")
+def board_for(family: str, small: bool = False) -> Board:
+    """The board widget of a family; ``small``: shortened labels, for small terminals."""
+    kind = {"thousand": ThousandBoard, "showdown": ShowdownBoard}.get(family, SheetBoard)
+    return kind(id="board-panel", small=small)

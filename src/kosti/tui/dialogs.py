@@ -1,15 +1,17 @@
-"""Small dialogs: typing in a throw of real dice (scorekeeper mode)."""
+"""Small dialogs: typing in a throw of real dice (scorekeeper mode), picking a past throw to
+correct, and a yes-or-no question before a move that is easy to regret."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import DataTable, Input, Label
 
 from kosti.dice import CARD_NAMES, Faces
 from kosti.i18n import Catalog
@@ -68,6 +70,90 @@ class DiceEntry(ModalScreen[Faces | None]):
             self.query_one("#entry-error", Label).update(self.t("entry.bad", n=self.n))
             return
         self.dismiss(faces)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class Confirm(ModalScreen[bool]):
+    """A yes-or-no question; dismissed with ``True`` for Y (or Enter), ``False`` for N or Escape."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,enter", "answer(True)", show=False),
+        Binding("n,escape", "answer(False)", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    Confirm { align: center middle; }
+    Confirm > Vertical {
+        width: 64; max-width: 100%; height: auto; border: thick $warning; padding: 1 2; background: $panel;
+    }
+    """
+
+    def __init__(self, question: str, t: Catalog) -> None:
+        super().__init__()
+        self.question = question
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.question, id="question")
+            yield Label(self.t("confirm.keys"), classes="muted")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ThrowPicker(ModalScreen[int | None]):
+    """The throws of the game, to pick one to correct (scorekeeper mode); dismissed with its
+    place in the record, or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "pick", show=False),
+        Binding("escape", "cancel", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ThrowPicker { align: center middle; }
+    ThrowPicker > Vertical {
+        width: 60; max-width: 100%; height: 80%; border: thick $accent; padding: 0 1; background: $panel;
+    }
+    ThrowPicker DataTable { height: 1fr; }
+    """
+
+    def __init__(
+        self, throws: list[tuple[int, str, Faces]], t: Catalog, show: Callable[[Faces], str]
+    ) -> None:
+        super().__init__()
+        self.throws = throws
+        self.t = t
+        self.show = show
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.t("edit.title"))
+            yield DataTable(id="throws", cursor_type="row", zebra_stripes=True)
+            yield Label(self.t("edit.help"), classes="muted")
+
+    def on_mount(self) -> None:
+        table: DataTable[str] = self.query_one("#throws", DataTable)
+        table.add_columns("#", self.t("board.player"), self.t("rolloff.throw"))
+        for k, (index, player, faces) in enumerate(self.throws):
+            table.add_row(str(k + 1), player, self.show(faces), key=str(index))
+        if self.throws:
+            table.move_cursor(row=len(self.throws) - 1)
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_pick()
+
+    def action_pick(self) -> None:
+        table: DataTable[str] = self.query_one("#throws", DataTable)
+        if not self.throws:
+            self.dismiss(None)
+            return
+        self.dismiss(self.throws[table.cursor_row][0])
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -49,16 +49,7 @@ def face_rows(face: int, style: str, card: str = "") -> tuple[str, str, str]:
 
 def render_die(look: DieLook, key: int) -> Text:
     """A die as seven lines of text: the box, then the key and the label."""
-    if look.locked:
-        colour = "bold magenta"
-    elif look.marked:
-        colour = "bold yellow"
-    elif look.scoring:
-        colour = "bold green"
-    else:
-        colour = "white"
-    if look.stale:
-        colour = "grey50"
+    colour = _colour(look)
     text = Text()
     if look.face is None:
         rows = ("     ", "  ·  ", "     ")
@@ -76,6 +67,42 @@ def render_die(look: DieLook, key: int) -> Text:
     return text
 
 
+def render_small_die(look: DieLook, key: int) -> Text:
+    """A die in three lines for small terminals: the key in the top edge, the face as a
+    numeral or card, the label (shortened) in the bottom edge."""
+    colour = _colour(look)
+    text = Text()
+    key_style = "bold cyan" if look.face is not None else "grey35"
+    text.append("╭─ ", style=colour)
+    text.append(str(key), style=key_style)
+    text.append(" ─╮\n", style=colour)
+    if look.face is None:
+        face = "·"
+        colour = "grey35"
+    elif look.style == "cards":
+        face = look.card or CARD_NAMES[look.face]
+    else:
+        face = str(look.face)
+    text.append("│", style=colour)
+    text.append(face.center(5), style=colour if look.stale else "bold " + colour.replace("bold ", ""))
+    text.append("│\n", style=colour)
+    label = look.label[:5]
+    text.append("╰" + label.center(5, "─") + "╯", style=colour)
+    return text
+
+
+def _colour(look: DieLook) -> str:
+    if look.stale:
+        return "grey50"
+    if look.locked:
+        return "bold magenta"
+    if look.marked:
+        return "bold yellow"
+    if look.scoring:
+        return "bold green"
+    return "white"
+
+
 class DieView(Static):
     """One die on the table; clicking it posts :class:`DieView.Clicked`."""
 
@@ -86,15 +113,18 @@ class DieView(Static):
             super().__init__()
             self.position = position
 
-    def __init__(self, position: int, id: str | None = None) -> None:
+    def __init__(self, position: int, id: str | None = None, small: bool = False) -> None:
         super().__init__("", id=id)
         self.position = position
+        self.small = small
+        """Drawn in three lines (:func:`render_small_die`), for small terminals."""
         self.look = DieLook(None)
 
     def show_die(self, look: DieLook) -> None:
         """Draw ``look`` (the screen calls this whenever the model changes)."""
         self.look = look
-        self.update(render_die(look, self.position + 1))
+        draw = render_small_die if self.small else render_die
+        self.update(draw(look, self.position + 1))
 
     def on_click(self) -> None:
         self.post_message(self.Clicked(self.position))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from rich.text import Text
@@ -11,19 +12,26 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from kosti.i18n import Catalog
-from kosti.settlement import exact, ranks, settle
+from kosti.settlement import ranks, settle
 from kosti.tui.boards import quiet_table
 from kosti.tui.session import Session
 from kosti.tui.text import number, signed
 
 
-def settlement_text(value: Any) -> Text:
-    """A settlement as an exact number: +12, −5/3."""
-    shown = exact(value)
-    if isinstance(shown, int):
-        return Text(signed(shown), style="green" if shown > 0 else ("red" if shown < 0 else ""))
-    negative = shown.startswith("-")
-    return Text(("−" if negative else "+") + shown.lstrip("-"), style="red" if negative else "green")
+def settlement_text(value: Fraction | int, decimal_comma: bool = False) -> Text:
+    """A settlement as a decimal, with the exact fraction beside it when it is not whole:
+    «+12», «−1.67 (−5/3)» (in Russian with a decimal comma: «−1,67 (−5/3)»)."""
+    exact = Fraction(value)
+    style = "green" if exact > 0 else ("red" if exact < 0 else "")
+    if exact.denominator == 1:
+        return Text(signed(exact.numerator), style=style)
+    decimal = f"{abs(float(exact)):.2f}".rstrip("0").rstrip(".")
+    if decimal_comma:
+        decimal = decimal.replace(".", ",")
+    sign = "−" if exact < 0 else "+"
+    text = Text(sign + decimal, style=style)
+    text.append(f" ({sign}{abs(exact.numerator)}/{exact.denominator})", style="grey62")
+    return text
 
 
 class EndScreen(Screen[None]):
@@ -81,7 +89,7 @@ class EndScreen(Screen[None]):
                 Text(number(totals[i]), style="bold"),
             ]
             if show_settlement:
-                row.append(settlement_text(results[i]))
+                row.append(settlement_text(results[i], decimal_comma=t.lang == "ru"))
             table.add_row(*row)
         note = Text()
         if session.path is not None:

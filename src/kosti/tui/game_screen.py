@@ -5,22 +5,41 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from kosti.actions import Action, Hold, Stop
+from kosti.actions import Action, CellAction, Hold, Stop
 from kosti.bots.base import Advice
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.tui.boards import Board, SheetBoard, board_for
 from kosti.tui.dice import DieLook, DieView
 from kosti.tui.session import Refused, Session
-from kosti.tui.text import card_name, hint_text, log_text
+from kosti.tui.text import card_name, dice_text, hint_text, log_text
 
 if TYPE_CHECKING:
     from kosti.tui.app import KostiApp
+
+
+SMALL_WIDTH = 100
+SMALL_HEIGHT = 30
+
+
+def is_small(size: Size) -> bool:
+    """A terminal too small for the dice beside the board (80 × 24 is): the dice go above it."""
+    return size.width < SMALL_WIDTH or size.height < SMALL_HEIGHT
+
+
+def duration(seconds: float, t: Catalog) -> str:
+    """A time to wait, roughly: «about 40 s», «about 3 min»."""
+    if seconds < 60:
+        return t("hint.seconds", n=max(1, round(seconds)))
+    return t("hint.minutes", n=round(seconds / 60))
 
 
 def game_bindings(t: Catalog, family: str) -> list[Binding]:
@@ -35,8 +54,11 @@ def game_bindings(t: Catalog, family: str) -> list[Binding]:
         Binding("a", "announce", t("key.announce"), key_display="A"),
         Binding("s", "stop", t("key.stop_" + family) if family != "sheet" else "", key_display="S"),
         Binding("h", "hint", t("key.hint"), key_display="H"),
+        Binding("u", "undo", t("key.undo"), key_display="U"),
+        Binding("e", "edit", t("key.edit"), key_display="E"),
         Binding("r,f1,question_mark", "rules", t("key.rules"), key_display="R"),
         Binding("q", "quit_game", t("key.quit"), key_display="Q"),
+        Binding("escape", "cancel_hint", "", show=False),
     ]
 
 
@@ -49,6 +71,10 @@ class GameScreen(Screen[None]):
         self.t = t
         self.message: Text = Text("")
         self._shown_log = 0
+        self._log_of: list[Any] = session.log
+        self._solve_timer: Any = None
+        self.narrator = Narrator(session.variant, session.recorder.record.players, t.lang)
+        """Words the engine's events, as the web page and the reports do."""
         # the footer shows each key's description, in the player's language: the bindings
         # are made per screen from the catalog rather than fixed on the class
         self._bindings = BindingsMap(game_bindings(t, session.family))
@@ -63,18 +89,40 @@ class GameScreen(Screen[None]):
         return app
 
     def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield Static(id="status")
+        self.small = is_small(self.app.size)
+        self._shown_log = 0
+        board = board_for(self.session.family, small=self.small)
+        log = RichLog(id="log", wrap=True, markup=False)
+        if not self.small:
+            yield Header()
+            with Horizontal(id="main"):
+                with Vertical(id="left"):
+                    yield Static(id="status")
+                    with Horizontal(id="dice"):
+                        for i in range(5):
+                            yield DieView(i, id=f"die-{i}")
+                    yield Static(id="turn")
+                    yield Static(id="prompt")
+                    yield Static(id="message")
+                    yield log
+                yield board
+            yield Footer()
+            return
+        # a small terminal: the dice (drawn small) and the turn above, the board and the log below
+        with Vertical(id="main", classes="small"):
+            with Horizontal(id="top"):
                 with Horizontal(id="dice"):
                     for i in range(5):
-                        yield DieView(i, id=f"die-{i}")
-                yield Static(id="turn")
-                yield Static(id="prompt")
-                yield Static(id="message")
-                yield RichLog(id="log", wrap=True, markup=False)
-            yield board_for(self.session.family)
+                        yield DieView(i, id=f"die-{i}", small=True)
+                with Vertical(id="info"):
+                    yield Static(id="status")
+                    yield Static(id="turn")
+                    yield Static(id="prompt")
+            yield Static(id="message")
+            body = Horizontal if self.session.family == "sheet" else Vertical
+            with body(id="body"):
+                yield board
+                yield log
         yield Footer()
 
     def on_mount(self) -> None:
@@ -83,10 +131,21 @@ class GameScreen(Screen[None]):
         self.sub_title = variant.preset.name(self.t.lang) + (
             f" · {variant.spec}" if variant.overrides() else ""
         )
+        self._dress()
+        self._after_move()
+
+    def _dress(self) -> None:
+        """What a freshly composed screen needs: titles, the first drawing, the focus."""
         self.query_one("#log", RichLog).border_title = self.t("game.log")
         self.redraw()
         self._focus_board()
-        self._after_move()
+
+    async def on_resize(self, event: events.Resize) -> None:
+        # crossing the size where the layout changes composes the screen anew; the game
+        # lives in the session, so nothing is lost
+        if is_small(event.size) != self.small:
+            await self.recompose()
+            self._dress()
 
     def _focus_board(self) -> None:
         if self.session.family == "sheet":
@@ -106,6 +165,10 @@ class GameScreen(Screen[None]):
             return family == "sheet" and getattr(session.variant.options, "columns", "") == "fences"
         if action == "stop":
             return family != "sheet"
+        if action == "undo":
+            return session.undo_allowed
+        if action == "edit":
+            return session.dice is None
         if action in ("throw", "hint") and session.finished:
             return None
         if action == "hold":
@@ -155,7 +218,25 @@ class GameScreen(Screen[None]):
         if cell is None:
             self._refuse(Refused("refuse.pick_cell"))
             return
-        self._do(lambda: self.session.record(cell))
+        session = self.session
+        if session.records_nothing(cell):
+            # a 0 is for good: ask first («прочерк»)
+            question = self.t("confirm.zero", cell=self.t.cell(cell))
+            self._confirm(question, lambda: self._do(lambda: session.record(cell)))
+            return
+        self._do(lambda: session.record(cell))
+
+    def _confirm(self, question: str, then: Any) -> None:
+        from kosti.tui.dialogs import Confirm
+
+        if self._busy():
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                then()
+
+        self.app.push_screen(Confirm(question, self.t), answered)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
@@ -166,7 +247,12 @@ class GameScreen(Screen[None]):
         if cell is None:
             self._refuse(Refused("refuse.pick_cell"))
             return
-        self._do(lambda: self.session.scratch(cell))
+        session = self.session
+        if not session.can_scratch(cell):
+            self._do(lambda: session.scratch(cell))  # refused, with the reason
+            return
+        question = self.t("confirm.scratch", cell=self.t.cell(cell))
+        self._confirm(question, lambda: self._do(lambda: session.scratch(cell)))
 
     def action_announce(self) -> None:
         cell = self._cursor_cell()
@@ -193,17 +279,51 @@ class GameScreen(Screen[None]):
         self.redraw()
         state = session.state
         self.run_worker(lambda: self._advise(state), thread=True, exclusive=True, group="hint")
+        if self._solve_timer is None:
+            self._solve_timer = self.set_interval(0.25, self._watch_solve)
 
     def _advise(self, state: object) -> None:
-        advice = self.session.advice()
+        from kosti.solver.tables import SolveCancelled
+
+        try:
+            advice = self.session.advice()
+        except SolveCancelled:
+            self.app.call_from_thread(self._hint_stopped)
+            return
         self.app.call_from_thread(self._show_hint, state, advice)
+
+    def _watch_solve(self) -> None:
+        """While a long solve for the hint runs: its progress, the time left, the key to cancel."""
+        progress = self.session.hints.progress
+        if not progress.running:
+            return
+        width = 20
+        filled = round(progress.share * width)
+        bar = "█" * filled + "░" * (width - filled)
+        text = Text(self.t("hint.solving", bar=bar, percent=round(100 * progress.share)), style="cyan")
+        left = progress.seconds_left()
+        if left is not None:
+            text.append("  " + self.t("hint.left", time=duration(left, self.t)), style="cyan")
+        text.append("  " + self.t("hint.cancel_key"), style="grey62")
+        self.message = text
+        self.query_one("#message", Static).update(self.message)
+
+    def action_cancel_hint(self) -> None:
+        progress = self.session.hints.progress
+        if progress.running:
+            progress.cancel()
+
+    def _hint_stopped(self) -> None:
+        self.message = Text(self.t("hint.cancelled"), style="yellow")
+        self.redraw()
 
     def _show_hint(self, state: object, advice: list[Advice]) -> None:
         session = self.session
         if session.state is not state:
             return  # the player moved on meanwhile
         self.message = Text(
-            "💡 " + hint_text(session.family, advice, self.t, session.faces_style), style="cyan"
+            "💡 " + hint_text(session.family, advice, self.t, session.faces_style, session.state),
+            style="cyan",
         )
         self.redraw()
 
@@ -213,7 +333,48 @@ class GameScreen(Screen[None]):
         self.app.push_screen(RulesScreen(self.session.variant, self.t))
 
     def action_quit_game(self) -> None:
-        self.kosti.finish(self.session)
+        session = self.session
+        if session.path is None and not session.finished and session.recorder.record.turns:
+            self._confirm(self.t("confirm.quit"), lambda: self.kosti.finish(session))
+            return
+        self.kosti.finish(session)
+
+    def action_undo(self) -> None:
+        self._do(self.session.undo)
+
+    def action_edit(self) -> None:
+        from kosti.tui.dialogs import DiceEntry, ThrowPicker
+
+        session = self.session
+        throws = session.throws()
+        if not throws:
+            self._refuse(Refused("refuse.edit_none"))
+            return
+        shown = {index: (player, faces) for index, player, faces in throws}
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            player, faces = shown[index]
+
+            def typed(new: tuple[int, ...] | None) -> None:
+                if new is None:
+                    return
+                dropped = 0
+
+                def edit() -> None:
+                    nonlocal dropped
+                    dropped = session.edit_throw(index, new)
+
+                self._do(edit)
+                if dropped:
+                    self.message = Text(self.t("edit.dropped", n=dropped), style="yellow")
+                    self.redraw()
+
+            self.app.push_screen(DiceEntry(len(faces), player, self.t, session.faces_style), typed)
+
+        style = session.faces_style
+        self.app.push_screen(ThrowPicker(throws, self.t, lambda f: dice_text(f, style, self.t)), picked)
 
     def _cursor_cell(self) -> str | None:
         board = self.query_one(Board)
@@ -237,7 +398,12 @@ class GameScreen(Screen[None]):
             self._after_move()
 
     def _refuse(self, refusal: Refused) -> None:
-        self.message = Text("✗ " + self.t(refusal.key, **refusal.params), style="bold red")
+        params = dict(refusal.params)
+        if isinstance(params.get("cell"), str):
+            params["cell"] = self.t.cell(params["cell"])
+        if isinstance(params.get("cells"), list):
+            params["cells"] = ", ".join(f"«{self.t.cell(c)}»" for c in params["cells"])
+        self.message = Text("✗ " + self.t(refusal.key, **params), style="bold red")
         self.redraw()
         self.app.bell()
 
@@ -288,8 +454,13 @@ class GameScreen(Screen[None]):
         self.query_one("#prompt", Static).update(Text(self._prompt(), style="grey70"))
         self.query_one("#message", Static).update(self.message)
         log = self.query_one("#log", RichLog)
+        if session.log is not self._log_of:
+            # the game was played again from its record (an undo, a corrected throw): a new log
+            log.clear()
+            self._shown_log = 0
+            self._log_of = session.log
         for entry in session.log[self._shown_log :]:
-            log.write(Text(log_text(entry, t, session.faces_style)))
+            log.write(Text(log_text(entry, t, session.faces_style, self.narrator)))
         self._shown_log = len(session.log)
         self.query_one(Board).show(session, t)
         self.refresh_bindings()
@@ -307,11 +478,13 @@ class GameScreen(Screen[None]):
             label = ""
             if face is not None and not stale:
                 if i in locked:
-                    label = self.t("dice.locked")
+                    label = "locked"
                 elif i in session.marked:
-                    label = self.t("dice.aside") if session.family == "thousand" else self.t("dice.held")
+                    label = "aside" if session.family == "thousand" else "held"
                 elif i in scoring:
-                    label = self.t("dice.scores")
+                    label = "scores"
+            if label:
+                label = self.t(f"dice.{label}_short" if self.small else f"dice.{label}")
             view.show_die(
                 DieLook(
                     face,
@@ -356,8 +529,11 @@ class GameScreen(Screen[None]):
         family = session.family
         decisions = session.decisions()
         if family == "sheet":
-            can_throw = any(isinstance(a, Hold) for a in decisions)
-            return t("prompt.sheet_throw") if can_throw else t("prompt.sheet_record")
+            if any(isinstance(a, Hold) for a in decisions):
+                return t("prompt.sheet_throw")
+            if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
+                return t("prompt.sheet_announce")  # column II: a throw on needs an announcement
+            return t("prompt.sheet_record")
         if family == "thousand":
             if getattr(session.state, "choosing", False):
                 return t("prompt.thousand_choose")

@@ -1,9 +1,10 @@
-"""The rules, one key away: the family's rules in prose, then this game's options."""
+"""The rules, one key away: the family's rules in prose, this table's own numbers, and the
+options that apply to it, their values in the player's language (RULES.md §1–3)."""
 
 from __future__ import annotations
 
-import json
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -12,11 +13,134 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
 from kosti.i18n import Catalog, rules_text
+from kosti.rules.options import Options, SheetOptions, ThousandOptions
 from kosti.rules.presets import Variant, option_docs
 
 
+def applicable(options: Options) -> list[str]:
+    """The options that mean something at this table: an option that is off takes the
+    options that only tune it along (no upper bonus: no bonus points or threshold)."""
+    names = [name for name, _value, _doc in option_docs(options)]
+    drop: set[str] = set()
+    if isinstance(options, SheetOptions):
+        drop |= {
+            "none": {"upper_bonus_points", "upper_penalty_points", "upper_threshold"},
+            "nonnegative": {"upper_threshold"},
+            "sign": {"upper_threshold"},
+            "threshold": {"upper_penalty_points"},
+        }.get(options.upper_bonus, set())
+        if not options.banked_throws:
+            drop.add("bank_value")
+        if "yahtzee" not in options.lower:
+            drop |= {"joker", "extra_yahtzee_bonus"}
+        drop |= {
+            name
+            for name in ("poker_bonus", "four_bonus", "bank_value", "extra_yahtzee_bonus")
+            if not getattr(options, name)
+        }
+    if isinstance(options, ThousandOptions):
+        if not options.opening_fail_penalty:
+            drop |= {"opening_fail_penalty", "opening_fail_every"}
+        if not options.opening:
+            drop |= {"opening", "opening_fail_penalty", "opening_fail_every"}
+        if not options.overtake_penalty:
+            drop.add("overtake_penalty")
+        if options.dump_at is None:
+            drop.add("dump_at")
+        if not options.bolt_limit:
+            drop |= {"bolt_limit", "bolt_penalty", "bolts_when_restricted"}
+        if not options.pits:
+            drop.add("pits")
+        drop |= {
+            "none": {"barrel_at", "barrel_attempts", "fall_penalty", "falls_limit", "dots_limit"},
+            "points": {"dots_limit"},
+            "capped": {"barrel_attempts", "fall_penalty", "falls_limit", "dots_limit"},
+            "open": {"barrel_at", "barrel_attempts"},
+        }[options.barrel]
+    return [name for name in names if name not in drop]
+
+
+def value_text(name: str, value: Any, t: Catalog) -> str:
+    """An option's value in words: «по выбору», «да», «200–300, 600–700», «пара, фул …»."""
+    if isinstance(value, bool):
+        return t("rules.table.yes" if value else "rules.table.no")
+    if value is None:
+        return t("rules.table.off")
+    if isinstance(value, str):
+        key = f"value.{name}.{value}"
+        return t(key) if t.has(key) else value
+    if name == "pits":
+        return _pits(value) or t("rules.table.none")
+    if isinstance(value, Sequence):
+        return ", ".join(t.cell(v) if isinstance(v, str) else str(v) for v in value) or t("rules.table.none")
+    return str(value)
+
+
+def _pits(pits: Sequence[Sequence[int]]) -> str:
+    return ", ".join(f"{lo}–{hi}" for lo, hi in pits)
+
+
+def table_rules(rules: Variant, t: Catalog) -> list[str]:
+    """The rules of this «Тысяча» table with its own numbers: a summary line, then a paragraph
+    for each restriction, penalty and the barrel that it has (and none for those it has not)."""
+    from kosti.games.thousand.game import falls_limit
+
+    o = rules.options
+    if not isinstance(o, ThousandOptions):
+        return []
+    parts: list[str] = []
+    lines: list[str] = [t("rules.table.target", target=o.target)]
+    if o.opening:
+        parts.append(t("rules.table.opening", n=o.opening))
+        rule = t("rules.table.opening_rule", n=o.opening)
+        if o.opening_fail_penalty:
+            rule += " " + t("rules.table.opening_fail", n=o.opening_fail_penalty, every=o.opening_fail_every)
+        lines.append(rule)
+    if o.pits:
+        parts.append(t("rules.table.pits", pits=_pits(o.pits)))
+        lines.append(t("rules.table.pits_rule", pits=_pits(o.pits)))
+    need = o.target - o.barrel_at
+    if o.barrel == "points":
+        parts.append(t("rules.table.barrel_points", at=o.barrel_at, attempts=o.barrel_attempts))
+        lines.append(
+            t(
+                "rules.table.barrel_points_rule",
+                at=o.barrel_at,
+                need=need,
+                attempts=o.barrel_attempts,
+                fall=o.fall_penalty,
+                falls=falls_limit(o),
+            )
+        )
+    elif o.barrel == "capped":
+        parts.append(t("rules.table.barrel_capped", at=o.barrel_at))
+        lines.append(t("rules.table.barrel_capped_rule", at=o.barrel_at, need=need))
+    elif o.barrel == "open":
+        parts.append(t("rules.table.barrel_open", target=o.target))
+        lines.append(
+            t("rules.table.barrel_open_rule", target=o.target, dots=o.dots_limit, fall=o.fall_penalty)
+        )
+    else:
+        parts.append(t("rules.table.no_barrel"))
+        lines.append(t("rules.table.no_barrel_rule", target=o.target))
+    if o.overtake_penalty:
+        parts.append(t("rules.table.overtake", n=o.overtake_penalty))
+        lines.append(t("rules.table.overtake_rule", n=o.overtake_penalty))
+    if o.dump_at is not None:
+        parts.append(t("rules.table.dump", n=o.dump_at))
+        lines.append(t("rules.table.dump_rule", n=o.dump_at))
+    if o.bolt_limit:
+        parts.append(t("rules.table.bolts", limit=o.bolt_limit, n=o.bolt_penalty))
+        rule = t("rules.table.bolts_rule", limit=o.bolt_limit, n=o.bolt_penalty)
+        if not o.bolts_when_restricted:
+            rule += " " + t("rules.table.bolts_restricted")
+        lines.append(rule)
+    return [t("rules.table.summary", parts=", ".join(parts)), *lines]
+
+
 def rules_markdown(rules: Variant, t: Catalog) -> str:
-    """The rules of ``rules`` as Markdown: name, summary, the prose of its family, the options."""
+    """The rules of ``rules`` as Markdown: name, summary, the prose of its family, this
+    table's own rules, and the options that apply with their values in words."""
     preset = rules.preset
     lines = [
         f"# {preset.name(t.lang)}",
@@ -25,6 +149,11 @@ def rules_markdown(rules: Variant, t: Catalog) -> str:
         "",
         rules_text(preset.family, t.lang),
     ]
+    own = table_rules(rules, t)
+    if own:
+        lines += ["", f"## {t('rules.table.title')}", ""]
+        for line in own:
+            lines += [line, ""]
     lines += [
         "",
         f"## {t('rules.options_title')}",
@@ -32,9 +161,14 @@ def rules_markdown(rules: Variant, t: Catalog) -> str:
         f"| {t('rules.option')} | {t('rules.value')} |",
         "|---|---|",
     ]
+    shown = set(applicable(rules.options))
     for name, value, _doc in option_docs(rules.options):
-        shown = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-        lines.append(f"| {t.option(name)} (`{name}`) | {shown} |")
+        if name == "falls_limit" and isinstance(rules.options, ThousandOptions):
+            from kosti.games.thousand.game import falls_limit
+
+            value = falls_limit(rules.options)  # (unset: the barrel's own default)
+        if name in shown:
+            lines.append(f"| {t.option(name)} | {value_text(name, value, t)} |")
     lines += ["", t("rules.keys")]
     return "\n".join(lines)
 

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
 from kosti.bots.base import Advice, Bot
 from kosti.bots.levels import make_bot
 from kosti.dice import Faces, is_submultiset, normalize
@@ -28,6 +28,7 @@ from kosti.record import Recorder
 from kosti.roller import DiceSource
 from kosti.rolloff import RollOff
 from kosti.rules.presets import Variant
+from kosti.tui.advice import Hints
 
 
 @dataclass(frozen=True)
@@ -99,8 +100,10 @@ class Session:
         for i, seat in enumerate(self.seats):
             if seat.level is not None:
                 self._bots[seat.name] = make_bot(seat.level, self.family, None if seed is None else seed + i)
-        self._advice: tuple[GameState, list[Advice]] | None = None
-        self._adviser: Any = None
+        self.undo_allowed = not self._bots or dice is None
+        """Moves may be taken back: by default in games of people only, and always in
+        scorekeeper mode (a table option: :class:`~kosti.tui.app.PlayConfig` ``undo``)."""
+        self.hints = Hints(self.family)
         self._sync_table()
 
     @classmethod
@@ -135,7 +138,7 @@ class Session:
             Seat(name, bots.get(name) if isinstance(bots, dict) else None) for name in recorder.record.players
         ]
         session = cls(recorder, seats, dice, path, None, seed)
-        session.log.append(LogEntry("log.resumed", {"turns": len(recorder.record.turns)}))
+        session.log.append(LogEntry("log.resumed", {"n": len(recorder.record.turns)}))
         return session
 
     # -- what the screens read -------------------------------------------------
@@ -201,6 +204,17 @@ class Session:
     def marked_faces(self) -> Faces:
         return tuple(sorted(self.table[i] for i in self.marked))
 
+    def after_marked(self) -> GameState | None:
+        """The state once the marked dice are set aside («Тысяча», while choosing): what the
+        turn would then hold. The state itself when there is nothing to set aside; ``None``
+        when the marked dice cannot be set aside."""
+        if self.family != "thousand" or not getattr(self.state, "choosing", False):
+            return self.state
+        try:
+            return self._check([SetAside(self.marked_faces())])
+        except Refused:
+            return None
+
     # -- the player's keys -------------------------------------------------------
 
     def toggle(self, position: int) -> None:
@@ -210,7 +224,10 @@ class Session:
         if self.family == "thousand":
             if not getattr(self.state, "choosing", False):
                 raise Refused("refuse.no_choice")
-        elif not any((isinstance(a, Hold) and a.faces) or isinstance(a, Announce) for a in self.decisions()):
+        elif not any(
+            (isinstance(a, Hold) and a.faces) or (isinstance(a, CellAction) and a.kind == "announce")
+            for a in self.decisions()
+        ):
             # (in column II dice may be picked before the announcement that allows the throw)
             raise Refused("refuse.no_throws")
         if position in self.locked():
@@ -239,7 +256,7 @@ class Session:
             decisions = self.decisions()
             hold = Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ())
             if hold not in decisions and not any(isinstance(a, Hold) for a in decisions):
-                if any(isinstance(a, Announce) for a in decisions):
+                if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
                     raise Refused("refuse.announce_first")
                 raise Refused("refuse.no_throws")
             plan.append(hold)
@@ -279,6 +296,20 @@ class Session:
     def record(self, cell: str) -> None:
         """Record the dice in ``cell`` (score-sheet games)."""
         self._decide(Score(cell), "refuse.cell")
+
+    def records_nothing(self, cell: str) -> bool:
+        """Recording the dice in ``cell`` now is legal and scores 0 for an absent combination
+        («прочерк»; three of a kind in a deviation upper cell is a result, not a 0)."""
+        if self.family != "sheet" or self.to_throw or Score(cell) not in self.decisions():
+            return False
+        from kosti.rules.options import UPPER_CELLS
+
+        if cell in UPPER_CELLS and getattr(self.variant.options, "upper", "") == "deviation":
+            return False
+        return cell_value(self.state, cell) == 0
+
+    def can_scratch(self, cell: str) -> bool:
+        return not self.to_throw and Scratch(cell) in self.decisions()
 
     def scratch(self, cell: str) -> None:
         """Scratch ``cell`` (poker-fences)."""
@@ -328,8 +359,36 @@ class Session:
         if self.to_throw:
             raise Refused("refuse.throw_first")
         if action not in self.decisions():
+            if isinstance(action, CellAction) and action.kind != "announce":
+                raise self._cell_refusal(action.cell, refusal)
             raise Refused(refusal)
         self._apply(action)
+
+    def _cell_refusal(self, cell: str, fallback: str) -> Refused:
+        """Why ``cell`` cannot be recorded or scratched now (RULES.md §4: a refusal says why)."""
+        from kosti.games.sheet.game import SHEET, SheetState, cells_of, options_of
+        from kosti.rules.options import UPPER_CELLS
+
+        state = self.state
+        if not isinstance(state, SheetState):
+            return Refused(fallback)
+        names = cells_of(options_of(state))
+        column = state.sheets[state.current].columns[SHEET.column(state)]
+        if cell in names and column[names.index(cell)] is not None:
+            return Refused("refuse.cell_filled", cell=cell)
+        if state.announced is not None:
+            return Refused("refuse.cell_announced", cell=state.announced)
+        if fallback == "refuse.scratch" and cell in UPPER_CELLS:
+            return Refused("refuse.scratch_upper")
+        allowed = SHEET.open_cells(state)
+        if SHEET.column_kind(state) == "ordered" and allowed:
+            return Refused("refuse.cell_order", cell=allowed[0])
+        scorable = SHEET.scorable_cells(state)
+        if cell in allowed and scorable and fallback == "refuse.cell":
+            return Refused("refuse.cell_joker", cells=scorable)  # a forced joker («джокер»)
+        if cell not in UPPER_CELLS and options_of(state).stages == "sequential":
+            return Refused("refuse.cell_upper_first")
+        return Refused(fallback)
 
     def _check(self, actions: Sequence[Action]) -> GameState:
         """The state after ``actions`` on the pure engine; :class:`Refused` if one is illegal."""
@@ -352,6 +411,92 @@ class Session:
         if isinstance(action, Roll):
             return "refuse.roll"
         return "refuse.action"
+
+    # -- taking moves back --------------------------------------------------------
+
+    def undo(self) -> None:
+        """Take back the last move: every decision since the last throw (the dice that have
+        fallen stay); in scorekeeper mode the last action whatever it is, a typed throw too.
+        The game is played again from its shortened record."""
+        if not self.undo_allowed:
+            raise Refused("refuse.undo_off")
+        turns = [list(turn.actions) for turn in self.recorder.record.turns]
+        while turns and not turns[-1]:
+            turns.pop()
+        if not turns:
+            raise Refused("refuse.undo_nothing")
+        last = turns[-1]
+        if self.dice is None:
+            last.pop()
+        else:
+            if isinstance(last[-1], Roll):
+                raise Refused("refuse.undo_throw")
+            while last and not isinstance(last[-1], Roll):
+                last.pop()
+        self._rebuild([action for turn in turns for action in turn])
+
+    def throws(self) -> list[tuple[int, str, Faces]]:
+        """Every throw of the record: (its place among all actions, the player, the faces)."""
+        result: list[tuple[int, str, Faces]] = []
+        index = 0
+        for turn in self.recorder.record.turns:
+            for action in turn.actions:
+                if isinstance(action, Roll):
+                    result.append((index, turn.player, action.faces))
+                index += 1
+        return result
+
+    def edit_throw(self, index: int, faces: Sequence[int]) -> int:
+        """Put ``faces`` in place of the throw at ``index`` (scorekeeper mode: a mistyped throw)
+        and play the game again from the record. The moves that no longer fit the corrected
+        dice are dropped, and so is all that follows them; returns how many were."""
+        if self.dice is not None:
+            raise Refused("refuse.edit_live")
+        actions = [action for turn in self.recorder.record.turns for action in turn.actions]
+        if not 0 <= index < len(actions) or not isinstance(actions[index], Roll):
+            raise Refused("refuse.edit_none")
+        thrown = tuple(faces)
+        if len(thrown) != len(actions[index].faces):  # type: ignore[attr-defined]
+            raise Refused("refuse.dice_count", n=len(actions[index].faces))  # type: ignore[attr-defined]
+        try:
+            normalize(thrown)
+        except KostiError:
+            raise Refused("refuse.dice_faces") from None
+        actions[index] = Roll(thrown)
+        return self._rebuild(actions)
+
+    def _legal(self, action: Action) -> bool:
+        """Would the record take ``action`` now? (A bare roll implies the throw on, as in a record.)"""
+        state = self.state
+        try:
+            if isinstance(action, Roll) and not self.engine.to_throw(state):
+                implied = self.engine.implicit_throw(state)
+                if implied is not None:
+                    state = self.engine.apply(state, implied)
+            self.engine.apply(state, action)
+        except KostiError:
+            return False
+        return True
+
+    def _rebuild(self, actions: Sequence[Action]) -> int:
+        """Play the game again from its start with ``actions``, as far as they are legal; the
+        record, the table and the log are made anew. Returns the number of actions dropped."""
+        record = self.recorder.record
+        self.recorder = Recorder(record.rules(), list(record.players), record.extra)
+        self.log = []
+        self.table = []
+        self.marked = set()
+        played = 0
+        for action in actions:
+            if not self._legal(action):
+                break
+            if isinstance(action, Hold | SetAside):
+                self.marked = self._positions(action.faces, prefer=self.marked)
+            self._apply(action, save=False)
+            played += 1
+        self._sync_table()
+        self.save()
+        return len(actions) - played
 
     # -- bots --------------------------------------------------------------------
 
@@ -384,51 +529,44 @@ class Session:
         self._apply(action)
 
     def advice(self) -> list[Advice]:
-        """The hint: every decision ranked by the best adviser at hand (cached per state)."""
-        if self._advice is not None and self._advice[0] is self.state:
-            return self._advice[1]
+        """The hint: every decision ranked by the best adviser at hand (see :class:`Hints`)."""
         if self.to_throw or self.finished:
             return []
-        if self._adviser is None:
-            self._adviser = hint_adviser(self.family)
-        try:
-            ranked: list[Advice] = self._adviser.advise(self.state)
-        except (KostiError, NotImplementedError):
-            # a variant the exact solver does not play: the heuristic still has a view
-            self._adviser = make_bot("heuristic", self.family)
-            ranked = self._adviser.advise(self.state)
-        self._advice = (self.state, ranked)
-        return ranked
+        return self.hints.advise(self.state)
 
     # -- bookkeeping -----------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, save: bool = True) -> None:
         before = self.state
         seat = self.seat
-        name = seat.name if seat else ""
-        scores_before = self.engine.scores(before)
-        entry = self._describe(before, name, action)
+        entry = self._describe(before, seat.name if seat else "", action)
         self.recorder.apply(action)
         after = self.state
         if isinstance(action, Roll):
             self._lay(action.faces, before)
         if entry is not None:
             self.log.append(entry)
-        self._log_effects(before, after, scores_before, action)
+        # why every score changed comes from the engine's own events (RULES.md §5.1)
+        self.log.extend(LogEntry("event", {"event": event}) for event in after.events)
+        if self.engine.is_finished(after) and not self.engine.is_finished(before):
+            winners = [after.players[i] for i in self.engine.winners(after)]
+            self.log.append(LogEntry("log.game_over", {"names": ", ".join(winners)}))
         if after.turn != before.turn:
             self.marked = set()
-        self.save()
+        if save:
+            self.save()
 
     def _describe(self, state: GameState, name: str, action: Action) -> LogEntry | None:
+        """The log line of a move itself; what it changed on the board the events say."""
         if isinstance(action, Roll):
             params: dict[str, Any] = {"name": name, "dice": tuple(action.faces)}
             if self.family == "thousand":
                 from kosti.games.thousand.scoring import score_throw
 
                 points = score_throw(action.faces).points
-                if points:
-                    return LogEntry("log.throw_points", {**params, "points": points})
-                return LogEntry("log.bust", params)
+                if not points:
+                    return None  # a bust: its event says so
+                return LogEntry("log.throw_points", {**params, "points": points})
             return LogEntry("log.throw", params)
         if isinstance(action, Hold):
             if not action.faces or (
@@ -436,46 +574,13 @@ class Session:
             ):
                 return None
             return LogEntry("log.hold", {"name": name, "dice": action.faces})
-        if isinstance(action, Score):
-            value = cell_value(state, action.cell)
-            return LogEntry("log.score", {"name": name, "cell": action.cell, "points": value})
-        if isinstance(action, Scratch):
-            return LogEntry("log.scratch", {"name": name, "cell": action.cell})
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return LogEntry("log.announce", {"name": name, "cell": action.cell})
         if isinstance(action, SetAside):
             return LogEntry("log.set_aside", {"name": name, "dice": action.faces})
-        if isinstance(action, Stop):
-            if self.family == "thousand":
-                return LogEntry("log.bank", {"name": name, "points": getattr(state, "turn_total", 0)})
+        if isinstance(action, Stop) and self.family == "showdown":
             return LogEntry("log.stand", {"name": name, "dice": getattr(state, "dice", ())})
-        return None
-
-    def _log_effects(self, before: GameState, after: GameState, scores: list[int], action: Action) -> None:
-        engine = self.engine
-        new_scores = engine.scores(after)
-        if self.family == "thousand" and after.turn != before.turn:
-            for name, old, new in zip(after.players, scores, new_scores, strict=True):
-                if old != new:
-                    self.log.append(LogEntry("log.score_change", {"name": name, "before": old, "after": new}))
-        if self.family == "showdown":
-            last = getattr(after, "last", None)
-            if last is not None and last is not getattr(before, "last", None):
-                winner = after.players[last.winner]
-                self.log.append(LogEntry("log.bank_won", {"name": winner, "bank": last.bank}))
-            elif getattr(after, "deciding", 0) > getattr(before, "deciding", 0):
-                tied = ", ".join(after.players[i] for i in getattr(after, "playing", ()))
-                self.log.append(LogEntry("log.deciding", {"names": tied}))
-        seat = engine.current_player(before)
-        if self.family == "sheet" and isinstance(action, Score | Scratch) and seat is not None:
-            # what the turn added beyond the cell itself: an upper bonus or penalty, a Yahtzee bonus
-            recorded = cell_value(before, action.cell) if isinstance(action, Score) else 0
-            extra = new_scores[seat] - scores[seat] - recorded
-            if extra:
-                self.log.append(LogEntry("log.bonus", {"name": after.players[seat], "points": extra}))
-        if engine.is_finished(after) and not engine.is_finished(before):
-            winners = [after.players[i] for i in engine.winners(after)]
-            self.log.append(LogEntry("log.game_over", {"names": ", ".join(winners)}))
+        return None  # recording, scratching and a «Тысяча» stop: their events say it all
 
     def _lay(self, faces: Faces, before: GameState) -> None:
         """Put the thrown dice on the table: kept dice stay where they lie, new ones fill the gaps."""
@@ -532,18 +637,6 @@ class Session:
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.recorder.record.dumps())
         return data
-
-
-def hint_adviser(family: str) -> Any:
-    """What gives hints: the solver's optimal bot for score sheets when it exists, else the heuristic bot."""
-    from kosti.bots.levels import optimal_available
-
-    if family == "sheet" and optimal_available(family):
-        bot = make_bot("optimal", family)
-        if hasattr(bot, "advise"):
-            return bot
-    bot = make_bot("heuristic", family)
-    return bot if hasattr(bot, "advise") else None
 
 
 def cell_value(state: GameState, cell: str) -> int:

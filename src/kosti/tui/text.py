@@ -1,56 +1,27 @@
-"""Words for what happens at the table: dice, actions, log lines and hints, in the player's language."""
+"""Words for what happens at the table: dice, actions, log lines and hints, in the player's language.
+
+Dice, decisions and hints are worded in :mod:`kosti.phrases`, which the page's server shares.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
-from kosti.bots.base import Advice
-from kosti.dice import show
+from kosti.events import Event
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
+from kosti.phrases import action_text, card_name, dice_text, hint_text, number, signed
 from kosti.tui.session import LogEntry
 
-
-def dice_text(faces: Sequence[int], style: str, t: Catalog | None = None) -> str:
-    """Faces as pips (``1 5 6``) or card faces (``9 K A``; in Russian ``9 К Т``)."""
-    if not faces:
-        return "—"
-    if style == "cards" and t is not None:
-        return " ".join(card_name(face, t) for face in faces)
-    return show(faces, style)
+__all__ = ["action_text", "card_name", "dice_text", "hint_text", "log_text", "number", "signed"]
 
 
-def card_name(face: int, t: Catalog) -> str:
-    """The card a face stands for («Девятки, Десятки, Валеты, Дамы, Короли, Тузы»)."""
-    return t(f"card.{face}")
-
-
-def action_text(action: Action, t: Catalog, style: str) -> str:
-    """A decision in words («держать 6 6», «записать в фул»)."""
-    if isinstance(action, Hold):
-        if not action.faces:
-            return t("action.throw_all")
-        return t("action.hold", dice=dice_text(action.faces, style, t))
-    if isinstance(action, Score):
-        return t("action.score", cell=t.cell(action.cell))
-    if isinstance(action, Scratch):
-        return t("action.scratch", cell=t.cell(action.cell))
-    if isinstance(action, Announce):
-        return t("action.announce", cell=t.cell(action.cell))
-    if isinstance(action, SetAside):
-        return t("action.set_aside", dice=dice_text(action.faces, style, t))
-    if isinstance(action, Throw):
-        return t("action.throw_on")
-    if isinstance(action, Stop):
-        return t("action.stop")
-    if isinstance(action, Roll):
-        return t("action.roll", dice=dice_text(action.faces, style, t))
-    return str(action)  # pragma: no cover - every action is covered
-
-
-def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
-    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name."""
+def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator | None = None) -> str:
+    """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name; an
+    event as :mod:`kosti.narrate` words it (the one home of that wording)."""
+    event = entry.params.get("event")
+    if isinstance(event, Event):
+        return (narrator or Narrator(None, [], t.lang)).describe(event)
     params: dict[str, Any] = dict(entry.params)
     if "dice" in params:
         params["dice"] = dice_text(params["dice"], style, t)
@@ -58,47 +29,5 @@ def log_text(entry: LogEntry, t: Catalog, style: str) -> str:
         params["cell"] = t.cell(params["cell"])
     if "points" in params:
         points = params["points"]
-        params["points"] = signed(points) if entry.key == "log.bonus" else number(points)
+        params["points"] = number(points)
     return t(entry.key, **params)
-
-
-def number(value: int | float) -> str:
-    """A number with a true minus sign: 5, −3."""
-    return f"−{-value:g}" if value < 0 else f"{value:g}"
-
-
-def signed(value: int | float) -> str:
-    """A number with its sign: +3, −5, 0."""
-    if value > 0:
-        return f"+{value:g}"
-    if value < 0:
-        return f"−{-value:g}"
-    return "0"
-
-
-def hint_text(family: str, advice: Sequence[Advice], t: Catalog, style: str) -> str:
-    """The hint line: the best decision and what it is worth, then the runner-up."""
-    if not advice:
-        return t("hint.none")
-    best = advice[0]
-    line = t("hint.best", action=action_text(best.action, t, style))
-    worth = _worth(family, best, t)
-    if worth:
-        line += f" ({worth})"
-    if len(advice) > 1:
-        second = advice[1]
-        extra = action_text(second.action, t, style)
-        if second.loss is not None and family != "showdown":
-            extra += f", {signed(-round(second.loss, 1))}"
-        line += " · " + t("hint.next", action=extra)
-    return line
-
-
-def _worth(family: str, advice: Advice, t: Catalog) -> str:
-    if advice.value is None:
-        return ""
-    if family == "sheet":
-        return t("hint.sheet_value", value=f"{advice.value:.0f}")
-    if family == "thousand":
-        return t("hint.thousand_value", value=f"{advice.value:.0f}")
-    return t("hint.showdown_value", value=f"{100 * advice.value:.0f}")

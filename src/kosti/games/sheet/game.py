@@ -5,27 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
-from kosti.actions import Action, Announce, Hold, Score, Scratch
-from kosti.dice import Faces, is_submultiset, normalize, submultisets
+from kosti.actions import Action, Announce, CellAction, Hold, Score, Scratch
+from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players, options_as, replaced
+from kosti.events import Event, EventKind
+from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.sheet.scoring import UPPER_FACE, cell_score, upper_bonus
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import UPPER_CELLS, ColumnKind, SheetOptions
 from kosti.rules.presets import Variant
-from kosti.settlement import exact, settle
 
 COLUMN_NAMES: tuple[str, ...] = ("I", "II", "III")
-COLUMN_KINDS: tuple[str, ...] = ("free", "announced", "ordered")
-"""poker-fences columns: I free, II announced, III in table order (RULES.md §1.7)."""
+"""The columns' names on the sheet; what each column is comes from ``SheetOptions.column_kinds``."""
 
 
 def options_of(state: SheetState) -> SheetOptions:
-    options = state.variant.options
-    if not isinstance(options, SheetOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a score-sheet variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, SheetOptions, "a score-sheet game")
 
 
 def cells_of(options: SheetOptions) -> tuple[str, ...]:
@@ -115,8 +112,7 @@ class SheetEngine(Engine[SheetState]):
     def new_game(self, variant: Variant, players: Sequence[str]) -> SheetState:
         options = options_as(variant, SheetOptions, "a score-sheet game")
         names = check_players(players)
-        n_columns = 3 if options.columns == "fences" else 1
-        empty = tuple((None,) * len(cells_of(options)) for _ in range(n_columns))
+        empty = tuple((None,) * len(cells_of(options)) for _ in options.column_kinds)
         state = SheetState(variant, names, 0, tuple(Sheet(empty) for _ in names), 0)
         return self._start_turn(state)
 
@@ -136,11 +132,9 @@ class SheetEngine(Engine[SheetState]):
         col = state.sheets[state.current].open_column()
         return 0 if col is None else col
 
-    def column_kind(self, state: SheetState) -> str:
-        """``free``, ``announced`` or ``ordered`` (always ``free`` with a single column)."""
-        if options_of(state).columns != "fences":
-            return "free"
-        return COLUMN_KINDS[self.column(state)]
+    def column_kind(self, state: SheetState) -> ColumnKind:
+        """``free``, ``announced`` or ``ordered``: the kind of the column being filled."""
+        return options_of(state).column_kinds[self.column(state)]
 
     def throws_left(self, state: SheetState) -> int:
         """Further throws this turn, counting banked ones."""
@@ -237,11 +231,11 @@ class SheetEngine(Engine[SheetState]):
     def decide(self, state: SheetState, action: Action) -> SheetState:
         if isinstance(action, Hold):
             return self._hold(state, action.faces)
-        if isinstance(action, Score):
+        if isinstance(action, CellAction) and action.kind == "score":
             return self._score(state, action.cell)
-        if isinstance(action, Scratch):
+        if isinstance(action, CellAction) and action.kind == "scratch":
             return self._scratch(state, action.cell)
-        if isinstance(action, Announce):
+        if isinstance(action, CellAction) and action.kind == "announce":
             return self._announce(state, action.cell)
         raise IllegalActionError(f"{action} is not an action of score-sheet poker")
 
@@ -257,6 +251,16 @@ class SheetEngine(Engine[SheetState]):
         if throws > options.throws:
             # a throw past the allowance spends a banked one («ограда»)
             sheet = replace(sheet, banked=sheet.banked - 1)
+            spent = Event(
+                state.turn,
+                state.current,
+                "banked",
+                0,
+                sheet_total(options, sheet),
+                throws=-1,
+                count=sheet.banked,
+            )
+            state = emit(state, spent)
         dice = tuple(sorted(state.held + faces))
         return replace(
             state,
@@ -304,14 +308,11 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError(self._why_not(state, cell, allowed))
         options = options_of(state)
         value = self.score_of(state, cell)
-        sheet = state.sheets[state.current]
-        bonuses = sheet.yahtzee_bonuses
+        extra_yahtzee = False
         if options.extra_yahtzee_bonus and len(set(state.dice)) == 1 and "yahtzee" in options.lower:
-            yahtzee_value = sheet.columns[0][cells_of(options).index("yahtzee")]
-            if yahtzee_value:
-                bonuses += 1
-        sheet = replace(sheet, yahtzee_bonuses=bonuses)
-        return self._record(state, sheet, index, value)
+            yahtzee_value = state.sheets[state.current].columns[0][cells_of(options).index("yahtzee")]
+            extra_yahtzee = bool(yahtzee_value)
+        return self._record(state, index, value, "recorded", extra_yahtzee)
 
     def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
         if state.announced is not None:
@@ -332,7 +333,7 @@ class SheetEngine(Engine[SheetState]):
             if cell in UPPER_FACE:
                 raise IllegalActionError("upper cells cannot be scratched")
             raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
-        return self._record(state, state.sheets[state.current], index, 0)
+        return self._record(state, index, 0, "scratched")
 
     def _announce(self, state: SheetState, cell: str) -> SheetState:
         self._check_cell(state, cell)
@@ -344,20 +345,59 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError("a cell is announced right after the first throw")
         return replace(state, announced=cell)
 
-    def _record(self, state: SheetState, sheet: Sheet, index: int, value: int) -> SheetState:
+    def _record(
+        self,
+        state: SheetState,
+        index: int,
+        value: int,
+        kind: Literal["recorded", "scratched"],
+        extra_yahtzee: bool = False,
+    ) -> SheetState:
+        """End the turn with ``value`` in cell ``index`` of the current column, banking the
+        throws left over, with an event for every point and throw this brings."""
         options = options_of(state)
-        column = self.column(state)
-        cells = list(sheet.columns[column])
+        seat, column = state.current, self.column(state)
+        old = state.sheets[seat]
+        cells = list(old.columns[column])
         cells[index] = value
-        columns = replaced(sheet.columns, column, tuple(cells))
-        banked = sheet.banked
-        if options.banked_throws:
-            banked += max(0, options.throws - state.throws)
-        sheet = replace(sheet, columns=columns, banked=banked)
+        banked = max(0, options.throws - state.throws) if options.banked_throws else 0
+        sheet = replace(
+            old,
+            columns=replaced(old.columns, column, tuple(cells)),
+            banked=old.banked + banked,
+            yahtzee_bonuses=old.yahtzee_bonuses + extra_yahtzee,
+        )
+        where = {"column": column} if options.columns == "fences" else {}
+        running = sheet_total(options, old)
+
+        def event(name: EventKind, points: int, **details: Any) -> Event:
+            nonlocal running
+            running += points
+            return Event(state.turn, seat, name, points, running, **details)
+
+        events = [
+            event(
+                kind,
+                value,
+                cell=cells_of(options)[index],
+                dice=state.dice,
+                first_throw=state.throws == 1,
+                **where,
+            )
+        ]
+        if extra_yahtzee:
+            events.append(event("yahtzee_bonus", options.extra_yahtzee_bonus))
+        if banked:
+            events.append(event("banked", 0, throws=banked, count=sheet.banked))
+        decided = column_bonus(options, sheet.columns[column])
+        if decided is not None and column_bonus(options, old.columns[column]) is None:
+            events.append(event("upper_bonus", decided, **where))
+        if sheet.is_full() and sheet.banked and options.bank_value:
+            events.append(event("bank_bonus", sheet.banked * options.bank_value, throws=sheet.banked))
         state = replace(
-            state,
-            sheets=replaced(state.sheets, state.current, sheet),
-            current=(state.current + 1) % len(state.players),
+            emit(state, *events),
+            sheets=replaced(state.sheets, seat, sheet),
+            current=(seat + 1) % len(state.players),
             turn=state.turn + 1,
             dice=(),
             held=(),
@@ -374,11 +414,6 @@ class SheetEngine(Engine[SheetState]):
             return replace(state, pending=0)
         return replace(state, pending=5)
 
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        options = options_as(variant, SheetOptions, "a score-sheet game")
-        faces = normalize(dice, 5)
-        return {c: cell_score(c, faces, options, first_throw) for c in cells_of(options)}
-
     # -- results ---------------------------------------------------------------
 
     def scores(self, state: SheetState) -> list[int]:
@@ -391,44 +426,6 @@ class SheetEngine(Engine[SheetState]):
         totals = self.scores(state)
         best = max(totals)
         return [i for i, t in enumerate(totals) if t == best]
-
-    def summary(self, state: SheetState) -> dict[str, Any]:
-        options = options_of(state)
-        names = cells_of(options)
-        totals = self.scores(state)
-        winners = self.winners(state)
-        players = []
-        for name, sheet, total in zip(state.players, state.sheets, totals, strict=True):
-            columns = [dict(zip(names, col, strict=True)) for col in sheet.columns]
-            entry: dict[str, Any] = {"name": name, "score": total}
-            if len(columns) == 1:
-                entry["cells"] = columns[0]
-            else:
-                entry["columns"] = dict(zip(COLUMN_NAMES, columns, strict=True))
-            entry["upper"] = [upper_total(options, col) for col in sheet.columns]
-            entry["upper_bonus"] = [column_bonus(options, col) for col in sheet.columns]
-            if options.banked_throws:
-                entry["banked"] = sheet.banked
-            if options.extra_yahtzee_bonus:
-                entry["yahtzee_bonuses"] = sheet.yahtzee_bonuses
-            players.append(entry)
-        result: dict[str, Any] = {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": state.players[winners[0]] if len(winners) == 1 else None,
-            "winners": [state.players[i] for i in winners],
-            "players": players,
-        }
-        if state.finished:
-            results = settle(totals, options.stake)
-            result["settlement"] = [
-                {"name": n, "result": exact(r)} for n, r in zip(state.players, results, strict=True)
-            ]
-        else:
-            result["current"] = state.players[state.current]
-            result["dice"] = list(state.dice)
-            result["throws"] = state.throws
-        return result
 
 
 SHEET = SheetEngine()

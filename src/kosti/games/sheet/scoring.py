@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kosti.dice import counts
+from kosti.errors import KostiError
 from kosti.rules.options import UPPER_CELLS, SheetOptions
 
 UPPER_FACE: dict[str, int] = {cell: i + 1 for i, cell in enumerate(UPPER_CELLS)}
@@ -70,8 +71,9 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
     """The dice that form ``cell``'s combination, taking the best-scoring way; ``None`` if absent.
 
     ``pair`` is the highest pair, ``two_pairs`` the two highest different pairs,
-    ``three_of_a_kind``/``four_of_a_kind``/``poker`` (alias ``yahtzee``) the highest face
-    with that many, ``full_house``/``even``/``odd``/``chance`` all five.
+    ``three_of_a_kind``/``four_of_a_kind``/``poker`` (aliases ``yahtzee``, ``yatzy``) the highest face
+    with that many, ``full_house``/``even``/``odd``/``chance`` all five. An unknown cell
+    raises :class:`~kosti.errors.KostiError`.
     """
     if cell == "pair":
         p = pairs(dice)
@@ -79,7 +81,7 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
     if cell == "two_pairs":
         p = pairs(dice)
         return (p[0],) * 2 + (p[1],) * 2 if len(p) >= 2 else None
-    kinds = {"three_of_a_kind": 3, "four_of_a_kind": 4, "poker": 5, "yahtzee": 5}
+    kinds = {"three_of_a_kind": 3, "four_of_a_kind": 4, "poker": 5, "yahtzee": 5, "yatzy": 5}
     if cell in kinds:
         face = best_of_a_kind(dice, kinds[cell])
         return (face,) * kinds[cell] if face else None
@@ -95,7 +97,7 @@ def combination(cell: str, dice: Sequence[int], straights: str) -> tuple[int, ..
         return tuple(dice) if all(f % 2 == 1 for f in dice) else None
     if cell == "chance":
         return tuple(dice)
-    raise ValueError(f"unknown cell {cell!r}")
+    raise KostiError(f"unknown cell {cell!r}")
 
 
 YAHTZEE_FIXED: dict[str, int] = {
@@ -105,6 +107,8 @@ YAHTZEE_FIXED: dict[str, int] = {
     "yahtzee": 50,
 }
 FREE_FIXED: dict[str, int] = {"poker": 50, "small_straight": 25, "large_straight": 30}
+YATZY_FIXED = 50
+"""Scandinavian Yatzy's ``yatzy`` (five alike) scores a fixed 50, whatever the dice (RULES.md §1.5)."""
 
 
 def lower_base(cell: str, dice: Sequence[int], options: SheetOptions, joker: bool = False) -> int:
@@ -117,6 +121,8 @@ def lower_base(cell: str, dice: Sequence[int], options: SheetOptions, joker: boo
         formed = tuple(dice)
     if formed is None:
         return 0
+    if cell == "yatzy":
+        return YATZY_FIXED
     if options.lower_scoring == "combination":
         return sum(formed)
     if options.lower_scoring == "free":

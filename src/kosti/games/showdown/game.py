@@ -25,22 +25,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from kosti.actions import Action, Hold, Stop
 from kosti.dice import Faces, is_submultiset, submultisets
 from kosti.errors import IllegalActionError
-from kosti.games.base import Engine, GameState, check_players, options_as, replaced
+from kosti.events import Event
+from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.showdown.hands import Hand, best_seats, classify
 from kosti.rules.options import ShowdownOptions
 from kosti.rules.presets import Variant
 
 
 def options_of(state: ShowdownState) -> ShowdownOptions:
-    options = state.variant.options
-    if not isinstance(options, ShowdownOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a showdown variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, ShowdownOptions, "a showdown game")
 
 
 @dataclass(frozen=True)
@@ -198,8 +196,12 @@ class ShowdownEngine(Engine[ShowdownState]):
         options = options_of(state)
         tied = [state.playing[i] for i in best_seats(self.hands_of(state, state.playing), options.tiebreak)]
         if len(tied) > 1:
+            deciding = (
+                Event(state.turn - 1, seat, "deciding_round", 0, state.net[seat], count=state.deciding + 1)
+                for seat in tied
+            )
             return replace(
-                state,
+                emit(state, *deciding),
                 playing=tuple(tied),
                 position=0,
                 hands=(None,) * len(state.players),
@@ -208,7 +210,11 @@ class ShowdownEngine(Engine[ShowdownState]):
             )
         winner = tied[0]
         result = RoundResult(state.round, winner, state.bank, state.deciding)
-        state = replace(state, net=_add(state.net, winner, state.bank), bank=0, last=result)
+        net = _add(state.net, winner, state.bank)
+        won = Event(
+            state.turn - 1, winner, "bank_won", state.bank, net[winner], dice=state.hands[winner] or ()
+        )
+        state = replace(emit(state, won), net=net, bank=0, last=result)
         if state.round >= options.rounds:
             return replace(state, finished=True, pending=0, position=0)
         return self._start_round(state, state.round + 1)
@@ -216,9 +222,13 @@ class ShowdownEngine(Engine[ShowdownState]):
     def _start_round(self, state: ShowdownState, number: int) -> ShowdownState:
         ante = options_of(state).ante
         n = len(state.players)
+        net = tuple(v - ante for v in state.net)
+        # the antes of a round belong to the turn that opened it (the last of the round before)
+        turn = max(0, state.turn - 1)
+        antes = (Event(turn, seat, "ante", -ante, net[seat], count=number) for seat in range(n))
         return replace(
-            state,
-            net=tuple(v - ante for v in state.net),
+            emit(state, *antes),
+            net=net,
             round=number,
             bank=ante * n,
             playing=tuple(range(n)),
@@ -241,10 +251,6 @@ class ShowdownEngine(Engine[ShowdownState]):
             result.append(None if dice is None else classify(dice))
         return result
 
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        # the throw a hand was made on does not matter in a showdown
-        return classify(dice).report()
-
     def scores(self, state: ShowdownState) -> list[int]:
         return list(state.net)
 
@@ -253,51 +259,6 @@ class ShowdownEngine(Engine[ShowdownState]):
             return []
         best = max(state.net)
         return [i for i, v in enumerate(state.net) if v == best]
-
-    def summary(self, state: ShowdownState) -> dict[str, Any]:
-        winners = self.winners(state)
-        players = []
-        for seat, (name, hand) in enumerate(
-            zip(state.players, self.hands_of(state, range(len(state.players))), strict=True)
-        ):
-            players.append(
-                {
-                    "name": name,
-                    "score": state.net[seat],
-                    "hand": None if hand is None else hand.name,
-                    "hand_rank": None if hand is None else hand.rank,
-                    "hand_sum": None if hand is None else hand.hand_sum,
-                    "total": None if hand is None else hand.total,
-                    "hand_dice": None if hand is None else list(hand.dice),
-                    "playing": seat in state.playing and not state.finished,
-                }
-            )
-        current = state.current
-        last = state.last
-        return {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": state.players[winners[0]] if len(winners) == 1 else None,
-            "winners": [state.players[i] for i in winners],
-            "players": players,
-            "round": state.round,
-            "rounds": options_of(state).rounds,
-            "deciding": state.deciding,
-            "bank": state.bank,
-            "current": None if current is None else state.players[current],
-            "dice": list(state.dice),
-            "locked": list(state.locked),
-            "throws": state.throws,
-            "throws_left": 0 if state.finished else self.throws_left(state),
-            "last_round": None
-            if last is None
-            else {
-                "round": last.round,
-                "winner": state.players[last.winner],
-                "bank": last.bank,
-                "deciding": last.deciding,
-            },
-        }
 
 
 def _missing(locked: Faces, held: Faces) -> Faces:

@@ -86,7 +86,8 @@ from typing import Any, Literal
 from kosti.actions import Action, SetAside, Stop, Throw
 from kosti.dice import Faces, normalize
 from kosti.errors import IllegalActionError, KostiError
-from kosti.games.base import Engine, GameState, check_players, options_as, replaced
+from kosti.events import Event, EventKind, Events
+from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.thousand.scoring import score_throw, set_aside_points, unions
 from kosti.rules.options import ThousandOptions
 from kosti.rules.presets import Variant
@@ -100,10 +101,8 @@ TurnEnd = Literal["record", "bust", "dot"]
 
 
 def options_of(state: ThousandState) -> ThousandOptions:
-    options = state.variant.options
-    if not isinstance(options, ThousandOptions):  # pragma: no cover - the engine builds states
-        raise TypeError("not a «Тысяча» variant")
-    return options
+    """The options of ``state``'s variant (read through :func:`~kosti.games.base.options_as`)."""
+    return options_as(state.variant, ThousandOptions, "a game of «Тысяча»")
 
 
 def falls_limit(options: ThousandOptions) -> int:
@@ -338,8 +337,9 @@ class ThousandEngine(Engine[ThousandState]):
         player = state.board[state.current]
         # the winner climbs down from the barrel with the game won
         winner = replace(player, score=player.score + state.turn_total, opened=True, on_barrel=False)
+        won = Event(state.turn, state.current, "win", state.turn_total, winner.score, total=state.turn_total)
         return replace(
-            state,
+            emit(state, won),
             board=replaced(state.board, state.current, winner),
             turn=state.turn + 1,
             pending=0,
@@ -349,88 +349,22 @@ class ThousandEngine(Engine[ThousandState]):
     # -- the end of a turn (RULES.md §3.4) ---------------------------------------
 
     def _end_turn(self, state: ThousandState, end: TurnEnd) -> ThousandState:
-        options = options_of(state)
-        before = state.board
-        board = list(before)
         seat = state.current
-        mover = board[seat]
-        restricted = not mover.opened or mover.on_barrel or self.pit_of(state, mover.score) is not None
-        fell_off = False
-
-        # 1. the mover's new score (with the barrel cap), or a bolt, dot, barrel attempt
-        if end == "record":
-            score = mover.score + state.turn_total
-            climbs = options.barrel in ("points", "capped") and score >= options.barrel_at
-            if climbs:
-                score = options.barrel_at
-            mover = replace(
-                mover,
-                score=score,
-                opened=True,
-                opening_score=score if mover.opening_score is None else mover.opening_score,
-                on_barrel=mover.on_barrel or climbs,
-                barrel_attempts=0,
-            )
-        else:
-            if not mover.opened:
-                mover = replace(mover, opening_failures=mover.opening_failures + 1)
-            if end == "dot":
-                mover = replace(mover, dots=mover.dots + 1)
-            else:
-                if options.bolt_limit > 0 and (options.bolts_when_restricted or not restricted):
-                    mover = replace(mover, bolts=mover.bolts + 1)
-                if mover.on_barrel and options.barrel == "points":
-                    mover = replace(mover, barrel_attempts=mover.barrel_attempts + 1)
-                    fell_off = mover.barrel_attempts >= options.barrel_attempts
-        board[seat] = mover
-
-        # 2. overtaking: from strictly below to strictly above
-        if options.overtake_penalty and mover.score > before[seat].score:
-            for i, other in enumerate(board):
-                if i != seat and before[seat].score < other.score < mover.score:
-                    board[i] = replace(other, score=other.score - options.overtake_penalty)
-
-        # 3. barrel knock-offs, and the fall after the last failed attempt
-        if fell_off:
-            board[seat] = self._fall(options, board[seat])
-        if board[seat].on_barrel and not before[seat].on_barrel:
-            for i, other in enumerate(board):
-                if i == seat or not other.on_barrel:
-                    continue
-                if options.barrel == "points":
-                    board[i] = self._fall(options, other)
-                else:
-                    back = other.opening_score if other.opening_score is not None else other.score
-                    board[i] = replace(other, score=back, on_barrel=False)
-
-        # 4. bolt, dot and opening penalties
-        mover = board[seat]
-        if options.bolt_limit > 0 and mover.bolts >= options.bolt_limit:
-            mover = replace(mover, score=mover.score - options.bolt_penalty, bolts=0)
-        if options.barrel == "open" and mover.dots >= options.dots_limit:
-            mover = self._fall(options, replace(mover, dots=0))
-        if (
-            end != "record"
-            and not mover.opened
-            and options.opening_fail_penalty
-            and mover.opening_failures % options.opening_fail_every == 0
-        ):
-            mover = replace(mover, score=mover.score - options.opening_fail_penalty)
-        board[seat] = mover
-
-        # 5. dumps for everyone whose score changed; a penalty below the barrel takes one off it
-        for i, player in enumerate(board):
-            if player.score == before[i].score:
-                continue
-            if options.dump_at is not None and player.score == options.dump_at:
-                player = replace(player, score=0)
-            if player.on_barrel and player.score < options.barrel_at:
-                player = replace(player, on_barrel=False, barrel_attempts=0)
-            board[i] = player
-
+        mover = state.board[seat]
+        ending = Ending(
+            options=options_of(state),
+            seat=seat,
+            end=end,
+            total=state.turn_total,
+            dice=state.dice,
+            before=state.board,
+            restricted=not mover.opened or mover.on_barrel or self.pit_of(state, mover.score) is not None,
+            turn=state.turn,
+        )
+        board, events = end_of_turn(ending)
         return replace(
-            state,
-            board=tuple(board),
+            emit(state, *events),
+            board=board,
             turn=state.turn + 1,
             current=(seat + 1) % len(state.players),
             turn_total=0,
@@ -442,22 +376,7 @@ class ThousandEngine(Engine[ThousandState]):
             confirming=False,
         )
 
-    @staticmethod
-    def _fall(options: ThousandOptions, player: Player) -> Player:
-        """A fall from the barrel: −``fall_penalty``, or 0 on the ``falls_limit``-th fall."""
-        falls = player.falls + 1
-        if falls >= falls_limit(options):
-            return replace(player, score=0, falls=0, on_barrel=False, barrel_attempts=0)
-        return replace(
-            player, score=player.score - options.fall_penalty, falls=falls, on_barrel=False, barrel_attempts=0
-        )
-
     # -- reports ---------------------------------------------------------------
-
-    def score_report(self, variant: Variant, dice: Sequence[int], first_throw: bool) -> dict[str, Any]:
-        options_as(variant, ThousandOptions, "a game of «Тысяча»")
-        thrown = score_throw(dice)
-        return {"points": thrown.points, "scoring_dice": list(thrown.scoring)}
 
     def scores(self, state: ThousandState) -> list[int]:
         return [player.score for player in state.board]
@@ -465,36 +384,212 @@ class ThousandEngine(Engine[ThousandState]):
     def winners(self, state: ThousandState) -> list[int]:
         return [state.winner] if state.winner is not None else []
 
-    def summary(self, state: ThousandState) -> dict[str, Any]:
-        players = [
-            {
-                "name": name,
-                "score": p.score,
-                "opened": p.opened,
-                "bolts": p.bolts,
-                "on_barrel": p.on_barrel,
-                "barrel_attempts": p.barrel_attempts,
-                "falls": p.falls,
-                "dots": p.dots,
-                "opening_failures": p.opening_failures,
-            }
-            for name, p in zip(state.players, state.board, strict=True)
-        ]
-        winner = state.players[state.winner] if state.winner is not None else None
-        result: dict[str, Any] = {
-            "variant": state.variant.spec,
-            "finished": state.finished,
-            "winner": winner,
-            "winners": [winner] if winner is not None else [],
-            "players": players,
-        }
-        if not state.finished:
-            result["current"] = state.players[state.current]
-            result["turn_total"] = state.turn_total
-            result["dice"] = list(state.dice)
-            result["set_aside"] = list(state.set_aside)
-            result["dice_left"] = state.dice_left
-        return result
+
+# -- the end of a turn, step by step (RULES.md §3.4) -----------------------------------
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What the end of a turn starts from: the board as the turn found it, and how it ended."""
+
+    options: ThousandOptions
+    seat: int
+    """The mover."""
+
+    end: TurnEnd
+    """``record`` (a stop or a confirmation), ``bust`` or ``dot``."""
+
+    total: int
+    """The turn total: recorded, or lost."""
+
+    dice: Faces
+    """The last throw (the one that busted, for a bust)."""
+
+    before: tuple[Player, ...]
+    """The board before this turn's effects (as the turn started: scores change only at turn ends)."""
+
+    restricted: bool
+    """The mover was not opened, in a pit or on a barrel when the turn started (no bolt then)."""
+
+    turn: int
+    """The turn's index, for the events."""
+
+    def event(self, seat: int, kind: EventKind, old: Player, new: Player, **details: Any) -> Event:
+        """The event of ``seat`` going from ``old`` to ``new`` (``by`` the mover, if another seat)."""
+        by = self.seat if seat != self.seat else None
+        return Event(self.turn, seat, kind, new.score - old.score, new.score, by=by, **details)
+
+
+Board = tuple[Player, ...]
+
+
+def fall(options: ThousandOptions, player: Player) -> Player:
+    """A fall from the barrel («падение с бочки»): −``fall_penalty``, or 0 on the
+    ``falls_limit``-th fall, after which the count starts again [choice]."""
+    falls = player.falls + 1
+    if falls >= falls_limit(options):
+        return replace(player, score=0, falls=0, on_barrel=False, barrel_attempts=0)
+    return replace(
+        player, score=player.score - options.fall_penalty, falls=falls, on_barrel=False, barrel_attempts=0
+    )
+
+
+def _fall_count(options: ThousandOptions, after: Player) -> dict[str, int]:
+    """The fall's number and limit, for its event (a fall to 0 is the last one)."""
+    limit = falls_limit(options)
+    return {"count": after.falls or limit, "limit": limit}
+
+
+def settle_mover(ending: Ending, board: Board) -> tuple[Board, Events]:
+    """Step 1: the mover's new score, capped onto a barrel; or a bust's bolt and barrel attempt,
+    or a dot."""
+    options, seat = ending.options, ending.seat
+    old = board[seat]
+    events: list[Event] = []
+    if ending.end == "record":
+        reached = old.score + ending.total
+        climbs = options.barrel in ("points", "capped") and reached >= options.barrel_at
+        score = options.barrel_at if climbs else reached
+        new = replace(
+            old,
+            score=score,
+            opened=True,
+            opening_score=score if old.opening_score is None else old.opening_score,
+            on_barrel=old.on_barrel or climbs,
+            barrel_attempts=0,
+        )
+        events.append(Event(ending.turn, seat, "recorded", ending.total, reached, total=ending.total))
+        if climbs:
+            events.append(Event(ending.turn, seat, "barrel_on", score - reached, score))
+        return replaced(board, seat, new), tuple(events)
+    new = old
+    if not new.opened:
+        new = replace(new, opening_failures=new.opening_failures + 1)
+    if ending.end == "dot":
+        new = replace(new, dots=new.dots + 1)
+        events.append(
+            ending.event(seat, "dot", old, new, count=new.dots, limit=options.dots_limit, total=ending.total)
+        )
+        return replaced(board, seat, new), tuple(events)
+    events.append(ending.event(seat, "bust", old, new, total=ending.total, dice=ending.dice))
+    if options.bolt_limit > 0 and (options.bolts_when_restricted or not ending.restricted):
+        new = replace(new, bolts=new.bolts + 1)
+        events.append(ending.event(seat, "bolt", old, new, count=new.bolts, limit=options.bolt_limit))
+    if new.on_barrel and options.barrel == "points":
+        new = replace(new, barrel_attempts=new.barrel_attempts + 1)
+        events.append(
+            ending.event(
+                seat, "barrel_attempt", old, new, count=new.barrel_attempts, limit=options.barrel_attempts
+            )
+        )
+    return replaced(board, seat, new), tuple(events)
+
+
+def overtake(ending: Ending, board: Board) -> tuple[Board, Events]:
+    """Step 2: everyone the mover passed, from strictly below to strictly above, loses
+    ``overtake_penalty`` («обгон»); scores are compared before any other effect."""
+    options, seat = ending.options, ending.seat
+    start, now = ending.before[seat].score, board[seat].score
+    if not options.overtake_penalty or now <= start:
+        return board, ()
+    events: list[Event] = []
+    for i, other in enumerate(board):
+        if i != seat and start < other.score < now:
+            passed = replace(other, score=other.score - options.overtake_penalty)
+            events.append(ending.event(i, "overtaken", other, passed))
+            board = replaced(board, i, passed)
+    return board, tuple(events)
+
+
+def knock_off(ending: Ending, board: Board) -> tuple[Board, Events]:
+    """Step 3: the mover's own fall (the last failed attempt, or the dots limit of an open
+    barrel) [choice], then everyone the mover's climb onto the barrel knocks off it."""
+    options, seat = ending.options, ending.seat
+    events: list[Event] = []
+    old = board[seat]
+    if options.barrel == "points" and old.on_barrel and old.barrel_attempts >= options.barrel_attempts:
+        new = fall(options, old)
+        events.append(ending.event(seat, "fall", old, new, **_fall_count(options, new)))
+        board = replaced(board, seat, new)
+    elif options.barrel == "open" and old.dots >= options.dots_limit:
+        new = fall(options, replace(old, dots=0))
+        events.append(ending.event(seat, "dot_penalty", old, new, count=old.dots, limit=options.dots_limit))
+        board = replaced(board, seat, new)
+    if board[seat].on_barrel and not ending.before[seat].on_barrel:
+        for i, other in enumerate(board):
+            if i == seat or not other.on_barrel:
+                continue
+            if options.barrel == "points":
+                new = fall(options, other)
+                events.append(ending.event(i, "knocked_off", other, new, **_fall_count(options, new)))
+            else:
+                back = other.opening_score if other.opening_score is not None else other.score
+                new = replace(other, score=back, on_barrel=False)
+                events.append(ending.event(i, "knocked_off", other, new))
+            board = replaced(board, i, new)
+    return board, tuple(events)
+
+
+def penalise(ending: Ending, board: Board) -> tuple[Board, Events]:
+    """Step 4: the bolt penalty at ``bolt_limit`` bolts (the count restarts), and the
+    opening-fail penalty every ``opening_fail_every``-th unopened turn (that count never restarts)."""
+    options, seat = ending.options, ending.seat
+    events: list[Event] = []
+    old = board[seat]
+    if options.bolt_limit > 0 and old.bolts >= options.bolt_limit:
+        new = replace(old, score=old.score - options.bolt_penalty, bolts=0)
+        events.append(ending.event(seat, "bolt_penalty", old, new, count=old.bolts, limit=options.bolt_limit))
+        old = new
+    if (
+        ending.end != "record"
+        and not old.opened
+        and options.opening_fail_penalty
+        and old.opening_failures % options.opening_fail_every == 0
+    ):
+        new = replace(old, score=old.score - options.opening_fail_penalty)
+        events.append(
+            ending.event(
+                seat,
+                "opening_fail_penalty",
+                old,
+                new,
+                count=old.opening_failures,
+                limit=options.opening_fail_every,
+            )
+        )
+        old = new
+    return replaced(board, seat, old), tuple(events)
+
+
+def dump(ending: Ending, board: Board) -> tuple[Board, Events]:
+    """Step 5: everyone whose score changed and is now exactly ``dump_at`` drops to 0
+    («самосвал»); a player left on a barrel below ``barrel_at`` comes off it [choice]."""
+    options = ending.options
+    events: list[Event] = []
+    for i, player in enumerate(board):
+        if player.score == ending.before[i].score:
+            continue
+        new = player
+        if options.dump_at is not None and new.score == options.dump_at:
+            new = replace(new, score=0)
+            events.append(ending.event(i, "dump", player, new))
+        if new.on_barrel and new.score < options.barrel_at:
+            new = replace(new, on_barrel=False, barrel_attempts=0)
+        board = replaced(board, i, new)
+    return board, tuple(events)
+
+
+TURN_END_STEPS = (settle_mover, overtake, knock_off, penalise, dump)
+"""The five steps of RULES.md §3.4, in their order."""
+
+
+def end_of_turn(ending: Ending) -> tuple[Board, Events]:
+    """The board after a turn's end and the events of each step, in the order of RULES.md §3.4."""
+    board, events = ending.before, Events()
+    for step in TURN_END_STEPS:
+        board, more = step(ending, board)
+        events += more
+    return board, events
 
 
 THOUSAND = ThousandEngine()

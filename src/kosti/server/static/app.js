@@ -1,12 +1,15 @@
-// The kosti page: the lobby (create a table) and a table (seats, dice, board, log, rules).
+// The kosti page: the lobby (open tables, a new table) and a table (seats, dice, board, log, rules).
 // The server is authoritative: this page only shows the state it is sent and sends actions
 // with the version it saw. Every name from other people goes through textContent.
 
-import { renderBoard } from "./board.js";
-import { el, faceText as face, markdown } from "./dom.js";
-import { cellName, initLanguage, language, loadWords, setLanguage, t, word } from "./i18n.js";
+import { optionValue, renderBoard } from "./board.js";
+import { dieFace, el, markdown, svg } from "./dom.js";
+import { cellName, duration, initLanguage, language, loadWords, setLanguage, t, w, word } from "./i18n.js";
+import { renderKeeper } from "./keeper.js";
 
 const $ = (id) => document.getElementById(id);
+
+const TIMERS = [0, 30, 60, 120, 300];
 
 const app = {
   tableId: null,
@@ -20,6 +23,11 @@ const app = {
   rules: null,
   hint: null,
   announced: { dice: "", turn: "" },
+  sheetPlayer: null,
+  rolled: "",
+  deadline: null,
+  entry: { faces: [], edit: null },
+  notice: "",
 };
 
 // -- helpers ------------------------------------------------------------------
@@ -51,6 +59,31 @@ async function api(path, options = {}) {
   return data;
 }
 
+/** A refusal of the server in the page's language: its reason (in English) says the most, so an
+ * English page shows it; another language says what the refusal's code means. */
+function refusalText(code, reason) {
+  if (language() === "en") return reason;
+  const known = {
+    bad_edit: () => t("refusedEdit"),
+    illegal: () => t("refusedIllegal"),
+    stale: () => t("refusedStale"),
+    not_your_turn: () => t("refusedTurn"),
+    away: () => t("refusedAway"),
+    name_taken: () => t("refusedName"),
+    rate_limited: () => t("refusedRate"),
+    finished: () => t("finished"),
+  };
+  return known[code] ? known[code]() : reason;
+}
+
+function post(path, body) {
+  return api(path, { method: "POST", body: JSON.stringify(body) });
+}
+
+function tablePath(suffix = "") {
+  return `/api/tables/${encodeURIComponent(app.tableId)}${suffix}`;
+}
+
 function randomSeed() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -77,23 +110,45 @@ function keepSeat(tableId, seat, token) {
   localStorage.setItem(seatsKey(tableId), JSON.stringify(seats));
 }
 
+/** Any token this browser holds at this table (for requests about the table, not a turn). */
+function anyToken() {
+  return Object.values(mySeats())[0] || null;
+}
+
+function cards() {
+  return Boolean(app.view && app.view.options && app.view.options.faces === "cards");
+}
+
+/** The card a face stands for at a table with `faces = "cards"` (9 10 J Q K A; 9 10 В Д К Т), else null. */
+function rank(face) {
+  return cards() ? w(`card.${face}`) : null;
+}
+
 function faceText(value) {
-  return face(value, Boolean(app.view && app.view.options && app.view.options.faces === "cards"));
+  return rank(value) ?? String(value);
 }
 
 function diceText(faces) {
   return (faces || []).map(faceText).join(" ");
 }
 
-/** An action of the record (or "throw") in words. */
+/** The name of a player as shown: a bot's in the page's language («Умник 2», "Smart 2"). */
+function displayName(stored) {
+  const seat = app.view && app.view.seats.find((s) => s.name === stored);
+  return seat && seat.shown ? seat.shown : stored;
+}
+
+function seatName(seat) {
+  return seat.shown || seat.name;
+}
+
+/** An action of the record (or "throw") in the catalog's words. */
 function actionText(action) {
-  if (action === "throw") return word("action.throw_on") ?? action;
-  if (action === "stop") return word("action.stop") ?? action;
-  if (!action || typeof action !== "object") return String(action);
+  if (action === "throw") return w("action.throw_on");
+  if (action === "stop") return w("action.stop");
   const [key, value] = Object.entries(action)[0];
-  if (key === "hold" && value.length === 0) return word("action.throw_all") ?? key;
-  const text = Array.isArray(value) ? word(`action.${key}`, { dice: diceText(value) }) : word(`action.${key}`, { cell: cellName(value) });
-  return text ?? `${key} ${Array.isArray(value) ? diceText(value) : value}`;
+  if (key === "hold" && value.length === 0) return w("action.throw_all");
+  return Array.isArray(value) ? w(`action.${key}`, { dice: diceText(value) }) : w(`action.${key}`, { cell: cellName(value) });
 }
 
 function announce(text) {
@@ -103,17 +158,73 @@ function announce(text) {
   region.append(el("span", { text }));
 }
 
+function field(label, input) {
+  return el("label", { class: "field" }, el("span", { text: label }), input);
+}
+
+function radio(name, value, label, checked) {
+  return el("label", { class: "check" }, el("input", { type: "radio", name, value, checked }), label);
+}
+
+// -- sound: a short rattle made on the spot, off unless the player turns it on -------------
+
+let audio = null;
+
+function soundOn() {
+  return localStorage.getItem("kosti.sound") === "on";
+}
+
+function rattle() {
+  if (!soundOn()) return;
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    for (let k = 0; k < 4; k++) {
+      const length = Math.floor(audio.sampleRate * 0.03);
+      const buffer = audio.createBuffer(1, length, audio.sampleRate);
+      const data = buffer.getChannelData(0);
+      for (let i = 0; i < length; i++) data[i] = (Math.random() * 2 - 1) * (1 - i / length) ** 3;
+      const source = audio.createBufferSource();
+      const gain = audio.createGain();
+      gain.gain.value = 0.25;
+      source.buffer = buffer;
+      source.connect(gain).connect(audio.destination);
+      source.start(now + k * 0.06 + Math.random() * 0.02);
+    }
+  } catch {
+    // a browser without audio plays silently
+  }
+}
+
+function renderSoundButton() {
+  const button = $("sound");
+  const waves = soundOn()
+    ? [svg("path", { d: "M15 8.5a5 5 0 0 1 0 7", class: "stroke" }), svg("path", { d: "M17.5 6a8.5 8.5 0 0 1 0 12", class: "stroke" })]
+    : [svg("path", { d: "M15 9l5 6M20 9l-5 6", class: "stroke" })];
+  button.replaceChildren(
+    svg("svg", { viewBox: "0 0 24 24", class: "speaker", "aria-hidden": "true" }, svg("path", { d: "M3 9h4l5-4v14l-5-4H3z", class: "fill" }), ...waves),
+    el("span", { class: "sr-only", text: soundOn() ? t("soundOn") : t("soundOff") }),
+  );
+  button.setAttribute("aria-label", t("soundLabel"));
+  button.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+}
+
 // -- lobby --------------------------------------------------------------------
 
 async function showLobby() {
   $("lobby").hidden = false;
   $("table").hidden = true;
   $("status").textContent = "";
-  const presets = await api(`/api/presets?lang=${language()}`);
+  app.tableId = null;
+  const [presets, open] = await Promise.all([
+    api(`/api/presets?lang=${language()}`),
+    api(`/api/tables?lang=${language()}`).catch(() => ({ tables: [] })),
+  ]);
   const section = $("lobby");
   section.replaceChildren();
   const select = el("select", { id: "preset", name: "preset" });
-  for (const p of presets) select.append(el("option", { value: p.id, text: `${p.name} (${p.id})` }));
+  for (const p of presets) select.append(el("option", { value: p.id, text: p.name }));
+  select.value = presets.some((p) => p.id === "thousand-classic") ? "thousand-classic" : select.value;
   const summary = el("p", { id: "preset-summary", class: "muted" });
   const describe = () => {
     const p = presets.find((x) => x.id === select.value);
@@ -121,24 +232,27 @@ async function showLobby() {
   };
   select.addEventListener("change", describe);
   describe();
+  const timer = el("select", { id: "timer", name: "timer" });
+  for (const seconds of TIMERS) timer.append(el("option", { value: seconds, text: seconds ? duration(seconds) : t("timerNone") }));
   const form = el(
     "form",
     { id: "create", class: "card", novalidate: true },
     el("h2", { id: "lobby-title", text: t("newTable") }),
     field(t("game"), select),
     summary,
-    field(t("options"), el("input", { id: "options", name: "options", autocomplete: "off", "aria-describedby": "options-help", maxlength: 200 })),
-    el("p", { id: "options-help", class: "muted", text: t("optionsHelp") }),
-    field(t("seats"), el("input", { id: "seats", name: "seats", type: "number", min: 1, max: 8, value: 2, required: true })),
+    field(t("yourName"), el("input", { id: "name", name: "name", maxlength: 24, required: true, autocomplete: "nickname", value: localStorage.getItem("kosti.name") || "" })),
+    field(t("seats"), el("input", { id: "seats", name: "seats", type: "number", min: 1, max: 8, value: 2, required: true, inputmode: "numeric" })),
+    el("fieldset", {}, el("legend", { text: t("dice") }), radio("mode", "online", t("online"), true), radio("mode", "scorekeeper", t("scorekeeper"), false)),
+    el("fieldset", {}, el("legend", { text: t("visibility") }), radio("visibility", "public", t("public"), false), radio("visibility", "private", t("private"), true)),
+    field(t("timer"), timer),
+    el("label", { class: "check" }, el("input", { type: "checkbox", id: "hints", name: "hints", checked: true }), t("hints")),
     el(
-      "fieldset",
-      {},
-      el("legend", { text: t("dice") }),
-      radio("mode", "online", t("online"), true),
-      radio("mode", "scorekeeper", t("scorekeeper"), false),
+      "details",
+      { class: "more" },
+      el("summary", { text: t("more") }),
+      field(t("options"), el("input", { id: "options", name: "options", autocomplete: "off", "aria-describedby": "options-help", maxlength: 200 })),
+      el("p", { id: "options-help", class: "muted", text: t("optionsHelp") }),
     ),
-    el("label", { class: "check" }, el("input", { type: "checkbox", id: "hints", name: "hints" }), t("hints")),
-    field(t("yourName"), el("input", { id: "name", name: "name", maxlength: 24, required: true, autocomplete: "nickname" })),
     el("button", { type: "submit", class: "primary", text: t("create") }),
   );
   form.addEventListener("submit", async (event) => {
@@ -150,11 +264,13 @@ async function showLobby() {
       seats: Number(form.seats.value),
       mode: form.mode.value,
       hints: form.hints.checked,
+      private: form.visibility.value === "private",
+      timer: Number(timer.value) || null,
     };
     try {
       const name = form.name.value.trim();
-      if (!name) throw new Error(t("yourName"));
-      const table = await api("/api/tables", { method: "POST", body: JSON.stringify(body) });
+      if (!name) throw new Error(t("needName"));
+      const table = await post("/api/tables", body);
       await join(table.id, name);
       history.pushState({}, "", table.invite);
       route();
@@ -162,22 +278,30 @@ async function showLobby() {
       showError(error.message);
     }
   });
-  section.append(form);
+  const list = el("ul", { class: "open-tables", id: "open-tables" });
+  for (const table of open.tables || []) {
+    list.append(
+      el(
+        "li",
+        {},
+        el("a", { href: `/t/${table.id}`, class: "table-link" }, el("strong", { text: table.name }), el("span", { class: "muted", text: t("tableLine", { taken: table.taken, seats: table.seats }) }), table.timer ? el("span", { class: "tag", text: duration(table.timer) }) : null),
+      ),
+    );
+  }
+  const openCard = el(
+    "section",
+    { class: "card", "aria-labelledby": "open-title" },
+    el("h2", { id: "open-title", text: t("openTables") }),
+    list.childElementCount ? list : el("p", { class: "muted", id: "no-open", text: t("noOpenTables") }),
+  );
+  // open tables to join come first when there are any: most people arrive to sit down
+  if (list.childElementCount) section.append(openCard, form);
+  else section.append(form, openCard);
 }
 
-function field(label, input) {
-  return el("label", { class: "field" }, el("span", { text: label }), input);
-}
-
-function radio(name, value, label, checked) {
-  return el("label", { class: "check" }, el("input", { type: "radio", name, value, checked }), label);
-}
-
-async function join(tableId, name) {
-  const answer = await api(`/api/tables/${encodeURIComponent(tableId)}/join`, {
-    method: "POST",
-    body: JSON.stringify({ name, client_seed: randomSeed() }),
-  });
+async function join(tableId, name, token = null) {
+  localStorage.setItem("kosti.name", name);
+  const answer = await post(`/api/tables/${encodeURIComponent(tableId)}/join`, { name, client_seed: randomSeed(), ...(token ? { token } : {}) });
   keepSeat(tableId, answer.seat, answer.token);
   return answer;
 }
@@ -187,7 +311,7 @@ async function join(tableId, name) {
 function connect() {
   if (app.gone) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${language()}`);
   app.socket = socket;
   $("status").textContent = t("connecting");
   socket.addEventListener("open", () => {
@@ -203,7 +327,9 @@ function connect() {
     if (message.type === "state") {
       app.view = message.table;
       app.version = message.version;
+      app.deadline = message.table.seconds_left === null || message.table.seconds_left === undefined ? null : Date.now() + 1000 * message.table.seconds_left;
       document.body.dataset.version = String(message.version);
+      document.body.dataset.status = message.table.status;
       showError("");
       renderTable();
     } else if (message.type === "error") {
@@ -211,7 +337,7 @@ function connect() {
         app.gone = true;
         $("table").replaceChildren(el("p", { text: t("notFound") }));
       }
-      showError(message.reason);
+      showError(refusalText(message.code, message.reason));
     } else if (message.type === "hint") {
       app.hint = message;
       renderTable();
@@ -236,6 +362,8 @@ function send(message) {
 function myTurnToken() {
   const game = app.view && app.view.game;
   if (!game || game.current === null || game.current === undefined) return null;
+  const seat = app.view.seats[game.current];
+  if (seat && seat.away) return null; // a bot plays this seat until its player takes it back
   return mySeats()[game.current] || null;
 }
 
@@ -252,10 +380,29 @@ function askHint() {
 }
 
 function showTable(tableId) {
+  if (app.tableId !== tableId) {
+    app.view = null;
+    app.rules = null;
+    app.sheetPlayer = null;
+    app.entry = { faces: [], edit: null };
+  }
   app.tableId = tableId;
+  app.gone = false;
   $("lobby").hidden = true;
   $("table").hidden = false;
+  $("table").replaceChildren();
+  if (app.socket) {
+    const old = app.socket;
+    app.socket = null;
+    old.close();
+  }
   connect();
+}
+
+function boardWidth() {
+  const main = $("main");
+  // the card's own padding and border come off the width of the page's column
+  return Math.min(main.clientWidth, 1120) - 40;
 }
 
 function renderTable() {
@@ -266,29 +413,57 @@ function renderTable() {
   const focusId = document.activeElement && document.activeElement.id;
   // the table is drawn afresh on every state: what the user was typing or choosing stays
   const typed = new Map([...$("table").querySelectorAll("input[id]:not([readonly]), select[id]")].map((input) => [input.id, input.value]));
+  // and what they opened or closed stays so
+  const folded = new Map([...$("table").querySelectorAll("details[id]")].map((box) => [box.id, box.open]));
   const rulesLoaded = app.rules && app.rules.key === `${view.variant}|${language()}`;
-  const status = game ? turnText(view, game, mine) : t("waiting", { n: view.seats.filter((s) => !s.name).length });
+  if (game && app.sheetTurn !== game.turn) {
+    app.sheetPlayer = null; // each turn shows the sheet of the player to move
+    app.sheetTurn = game.turn;
+  }
+  const status = statusText(view, game, mine);
   $("status").textContent = status;
-  const parts = [
-    el("h2", { id: "table-title", text: rulesLoaded ? `${app.rules.data.name} · ${view.variant}` : view.variant }),
-    el("p", { id: "turn", class: "turn", text: status }),
-  ];
-  if (view.status === "waiting") parts.push(renderInvite(), renderSeats(view, mine), renderJoin(view));
-  if (game && !game.finished) parts.push(renderDice(view, game, mine), renderControls(view, game, mine));
-  if (game) parts.push(renderBoard(view, game, { act, myTurn: Boolean(myTurnToken()), rules: rulesLoaded && app.rules.data }));
-  if (game && game.finished) parts.push(renderResult(view, game));
-  parts.push(renderFair(view), renderLog(view), renderRules(view));
+  document.body.dataset.myTurn = myTurnToken() ? "true" : "false";
+  const parts = [el("h2", { id: "table-title", text: rulesLoaded ? app.rules.data.name : "" }), el("p", { id: "turn", class: "turn", text: status }), renderClock(view, game, mine)];
+  if (view.status === "waiting") parts.push(renderInvite(), renderSeats(view, mine), renderJoin(view, mine));
+  if (game && view.status === "playing") {
+    parts.push(renderDice(view, game, mine), renderControls(view, game, mine));
+    if (view.mode === "scorekeeper") parts.push(renderKeeper(keeperContext(view, game, mine)));
+  }
+  if (game) {
+    parts.push(
+      renderBoard(view, game, {
+        act,
+        myTurn: Boolean(myTurnToken()),
+        rules: rulesLoaded && app.rules.data,
+        name: displayName,
+        rank,
+        width: boardWidth(),
+        sheetPlayer: app.sheetPlayer,
+        showPlayer: (p) => {
+          app.sheetPlayer = p;
+          renderTable();
+        },
+      }),
+    );
+  }
+  if (game && view.status !== "waiting" && view.status !== "playing") parts.push(renderResult(view, game, mine));
+  if (view.status === "playing" && Object.keys(mine).length) parts.push(renderSeatTools(view, mine));
+  parts.push(renderLog(view), renderRules(view), renderFair(view));
   $("table").replaceChildren(...parts.filter(Boolean));
   for (const [id, value] of typed) if ($(id)) $(id).value = value;
+  for (const [id, open] of folded) if ($(id)) $(id).open = open;
   announceChanges(view, game, mine);
   if (focusId && $(focusId)) $(focusId).focus();
 }
 
-function turnText(view, game, mine) {
+function statusText(view, game, mine) {
+  if (!game) return t("waiting", { n: view.seats.filter((s) => !s.name || s.reserved).length });
+  if (view.status === "abandoned") return t("abandoned");
   if (game.finished) {
-    return `${t("finished")} ${game.winners.length === 1 ? t("winners", { names: game.winners.join(", ") }) : t("draw")}`;
+    const winners = game.winners.map(displayName);
+    return `${t("finished")} ${winners.length === 1 ? t("winners", { names: winners.join(", ") }) : t("draw")}`;
   }
-  return mine[game.current] ? t("yourTurn") : t("turnOf", { name: game.player });
+  return myTurnToken() ? t("yourTurn") : t("turnOf", { name: displayName(game.player) });
 }
 
 function announceChanges(view, game, mine) {
@@ -297,30 +472,69 @@ function announceChanges(view, game, mine) {
   const diceKey = `${game.turn}:${game.player}:${dice.join(",")}`;
   const turnKey = `${game.turn}:${game.current}:${game.finished}`;
   const parts = [];
-  if (dice.length && diceKey !== app.announced.dice) parts.push(t("threw", { name: game.player, dice: diceText(dice) }));
-  if (turnKey !== app.announced.turn) parts.push(turnText(view, game, mine));
+  if (dice.length && diceKey !== app.announced.dice) parts.push(t("threw", { name: displayName(game.player), dice: diceText(dice) }));
+  if (turnKey !== app.announced.turn) parts.push(statusText(view, game, mine));
   app.announced = { dice: diceKey, turn: turnKey };
   if (parts.length) announce(parts.join(". "));
+}
+
+// -- the clock of a table with a turn timer -------------------------------------------
+
+function clockText() {
+  const left = Math.max(0, Math.ceil((app.deadline - Date.now()) / 1000));
+  return t("timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+}
+
+function renderClock(view, game, mine) {
+  const away = view.seats.filter((s) => s.away && !s.left);
+  const lines = away.map((s) => el("p", { class: "notice", text: `${seatName(s)}: ${t("away")}` }));
+  for (const s of view.seats.filter((s) => s.left)) lines.push(el("p", { class: "muted", text: `${seatName(s)}: ${s.resigned ? t("resigned") : t("left")}` }));
+  const back = away.find((s) => mine[s.seat]);
+  if (back) {
+    lines.push(
+      el("button", {
+        type: "button",
+        id: "take-back",
+        class: "primary",
+        text: t("takeBack"),
+        onclick: () => post(tablePath("/back"), { token: mine[back.seat] }).catch((error) => showError(error.message)),
+      }),
+    );
+  }
+  if (app.deadline !== null && game && view.status === "playing") lines.unshift(el("p", { id: "clock", class: "clock", "aria-live": "off", text: clockText() }));
+  return lines.length ? el("div", { class: "card clock-card", id: "clock-card" }, lines) : null;
+}
+
+setInterval(() => {
+  const clock = $("clock");
+  if (clock && app.deadline !== null) clock.textContent = clockText();
+}, 500);
+
+// -- waiting for players ----------------------------------------------------------------
+
+function copyButton(id, input, link) {
+  const button = el("button", {
+    type: "button",
+    id,
+    text: t("copy"),
+    onclick: async () => {
+      input.select();
+      try {
+        if (navigator.share && matchMedia("(pointer: coarse)").matches) await navigator.share({ url: link });
+        else await navigator.clipboard.writeText(link);
+        button.textContent = t("copied");
+      } catch {
+        // the link stays selected for the player to copy by hand
+      }
+    },
+  });
+  return button;
 }
 
 function renderInvite() {
   const link = `${location.origin}/t/${app.tableId}`;
   const input = el("input", { id: "invite", readonly: true, value: link });
-  const copy = el("button", {
-    type: "button",
-    id: "copy",
-    text: t("copy"),
-    onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(link);
-        copy.textContent = t("copied");
-      } catch {
-        document.execCommand && document.execCommand("copy");
-      }
-    },
-  });
-  return el("div", { class: "card invite" }, field(t("invite"), input), copy);
+  return el("div", { class: "card invite" }, field(t("invite"), input), copyButton("copy", input, link));
 }
 
 function renderSeats(view, mine) {
@@ -328,29 +542,23 @@ function renderSeats(view, mine) {
   const levels = (app.server && app.server.bot_levels && app.server.bot_levels[view.family]) || [];
   for (const seat of view.seats) {
     const item = el("li", {});
-    if (seat.name) {
-      item.append(el("span", { class: "name", text: seat.name }));
-      if (seat.bot) item.append(el("span", { class: "tag", text: `${t("bot")}: ${seat.bot}` }));
+    if (seat.name && !seat.reserved) {
+      item.append(el("span", { class: "name", text: seatName(seat) }));
+      if (seat.bot) item.append(el("span", { class: "tag", text: `${t("bot")}: ${w(`level.${seat.bot}`)}` }));
       if (mine[seat.seat]) item.append(el("span", { class: "tag", text: t("you") }));
+    } else if (seat.reserved) {
+      item.append(el("span", { class: "name muted", text: seat.name }), el("span", { class: "tag", text: t("empty") }));
     } else {
       item.append(el("span", { class: "muted", text: `${seat.seat + 1}: ${t("empty")}` }));
       if (view.mode === "online" && levels.length) {
         const level = el("select", { "aria-label": t("botLevel"), id: `bot-level-${seat.seat}` });
-        for (const name of levels) level.append(el("option", { value: name, text: word(`level.${name}`) ?? name }));
+        for (const name of levels) level.append(el("option", { value: name, text: w(`level.${name}`) }));
+        level.value = levels.includes("heuristic") ? "heuristic" : levels[0];
         const add = el("button", {
           type: "button",
           id: `add-bot-${seat.seat}`,
           text: t("addBot"),
-          onclick: async () => {
-            try {
-              await api(`/api/tables/${encodeURIComponent(app.tableId)}/bots`, {
-                method: "POST",
-                body: JSON.stringify({ seat: seat.seat, level: level.value }),
-              });
-            } catch (error) {
-              showError(error.message);
-            }
-          },
+          onclick: () => post(tablePath("/bots"), { seat: seat.seat, level: level.value }).catch((error) => showError(error.message)),
         });
         item.append(level, add);
       }
@@ -360,20 +568,25 @@ function renderSeats(view, mine) {
   return el("div", { class: "card" }, el("h3", { text: t("seatsTitle") }), list);
 }
 
-function renderJoin(view) {
+function renderJoin(view, mine) {
+  const reserved = view.seats.find((s) => s.reserved && mine[s.seat]);
+  if (reserved) {
+    // a rematch keeps this browser's seat: sitting down again brings a fresh client seed
+    return el(
+      "div",
+      { class: "card" },
+      el("button", { type: "button", id: "rejoin", class: "primary", text: t("join"), onclick: () => join(app.tableId, reserved.name, mine[reserved.seat]).then(renderTable, (error) => showError(error.message)) }),
+    );
+  }
   if (!view.seats.some((s) => !s.name)) return null;
-  const input = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, autocomplete: "nickname" });
-  const form = el(
-    "form",
-    { class: "card", id: "join" },
-    el("h3", { text: t("joinTitle") }),
-    field(t("yourName"), input),
-    el("button", { type: "submit", class: "primary", text: t("join") }),
-  );
+  const input = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, autocomplete: "nickname", value: Object.keys(mine).length ? "" : localStorage.getItem("kosti.name") || "" });
+  const form = el("form", { class: "card", id: "join" }, el("h3", { text: t("joinTitle") }), field(t("yourName"), input), el("button", { type: "submit", class: "primary", text: t("join") }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      await join(app.tableId, input.value.trim());
+      const name = input.value.trim();
+      if (!name) throw new Error(t("needName"));
+      await join(app.tableId, name);
       // the new state may have arrived before the answer that says which seat is ours
       renderTable();
     } catch (error) {
@@ -382,6 +595,8 @@ function renderJoin(view) {
   });
   return form;
 }
+
+// -- dice --------------------------------------------------------------------------------
 
 /** The dice on the table: the engine's own list where it gives one, else the last throw. */
 function onTable(game) {
@@ -402,8 +617,29 @@ function lockedIndices(game, dice) {
   return result;
 }
 
+function hasKind(game, kind) {
+  return game.decisions.some((d) => (typeof d === "string" ? d === kind : kind in d));
+}
+
+/** «Тысяча»: the dice of the last throw not set aside from it (those lie apart, with their points). */
+function stillOnTable(view, game, dice) {
+  const left = game.summary && game.summary.dice_left;
+  const groups = game.aside || [];
+  if (view.family !== "thousand" || !groups.length || !(dice.length > left) || left === 5) return dice;
+  const rest = [...dice];
+  for (const face of groups[groups.length - 1].dice) {
+    const k = rest.indexOf(face);
+    if (k >= 0) rest.splice(k, 1);
+  }
+  return rest;
+}
+
+function shownDice(game) {
+  return stillOnTable(app.view, game, onTable(game));
+}
+
 function renderDice(view, game, mine) {
-  const dice = onTable(game);
+  const dice = shownDice(game);
   const locked = lockedIndices(game, dice);
   if (app.version !== app.selectionVersion) {
     // every new state starts a new choice; dice locked by the rules stay kept
@@ -411,100 +647,119 @@ function renderDice(view, game, mine) {
     app.selectionVersion = app.version;
   }
   const myTurn = Boolean(myTurnToken());
-  const box = el("div", { class: "dice", role: "group", "aria-label": t("dice") });
+  // a fresh throw tumbles (not when the page is only drawn again); CSS stills it for reduced motion
+  const rollKey = `${game.turn}:${game.player}:${(game.dice || []).join("")}:${view.version_of_roll ?? app.version}`;
+  const fresh = dice.length && app.rolled !== "" && rollKey !== app.rolled && game.dice && game.dice.length;
+  if (fresh) rattle();
+  if (dice.length) app.rolled = rollKey;
+  else if (app.rolled === "") app.rolled = "-";
+  const box = el("div", { class: "dice", role: "group", "aria-label": t("dice"), id: "dice" });
   dice.forEach((face, i) => {
     const held = app.selected.has(i);
     const isLocked = locked.has(i);
     const state = isLocked ? t("locked") : held ? t("held") : "";
     box.append(
-      el("button", {
-        type: "button",
-        class: `die${held ? " held" : ""}`,
-        id: `die-${i}`,
-        "aria-pressed": held ? "true" : "false",
-        "aria-label": `${t("dieLabel", { i: i + 1, face: faceText(face) })}${state ? `, ${state}` : ""}`,
-        disabled: !myTurn || isLocked,
-        text: faceText(face),
-        onclick: () => toggleDie(i),
-      }),
+      el(
+        "button",
+        {
+          type: "button",
+          class: `die${held ? " held" : ""}${isLocked ? " locked" : ""}${fresh && !held ? " rolling" : ""}`,
+          id: `die-${i}`,
+          "aria-pressed": held ? "true" : "false",
+          "aria-label": `${t("dieLabel", { i: i + 1, face: faceText(face) })}${state ? `, ${state}` : ""}`,
+          "data-face": face,
+          disabled: !myTurn || isLocked,
+          onclick: () => toggleDie(i),
+        },
+        dieFace(face, rank(face)),
+        state ? el("span", { class: "die-state", "aria-hidden": "true", text: state }) : null,
+      ),
     );
   });
+  if (!dice.length) {
+    // before the first throw of a turn the cup is full: the dice to come, face down
+    const count = game.to_throw || (game.summary && game.summary.dice_left) || 5;
+    for (let i = 0; i < count; i++) box.append(el("span", { class: "ghost", "aria-hidden": "true" }));
+  }
   const summary = game.summary || {};
+  const parts = [box];
+  if (view.family === "thousand") parts.push(renderAside(game));
   const extra = [];
-  if (Array.isArray(summary.set_aside) && summary.set_aside.length) extra.push(`${t("setAside")}: ${diceText(summary.set_aside)}`);
-  if (summary.turn_total !== undefined) extra.push(`${t("turnTotal")}: ${summary.turn_total}`);
-  if (summary.throws_left !== undefined) extra.push(`${t("throwsLeft")}: ${summary.throws_left}`);
-  if (summary.bank !== undefined) extra.push(`${t("bank")}: ${summary.bank}`);
-  if (summary.round !== undefined) extra.push(`${t("round")}: ${summary.round}/${summary.rounds}`);
-  const last = summary.last_round;
-  if (last) extra.push(t("lastRound", { round: last.round, name: last.winner, bank: last.bank }));
-  const advice = !myTurn ? null : hasKind(game, "set_aside") ? t("toSetAside") : hasKind(game, "hold") ? t("toHold") : null;
+  if (summary.throws_left !== undefined && view.family !== "thousand") extra.push(w("turn.throws_left", { n: summary.throws_left }));
+  const advice = !myTurn ? null : hasKind(game, "set_aside") ? t("toSetAside") : hasKind(game, "hold") && dice.length ? t("toHold") : null;
+  if (advice) extra.push(advice);
+  if (extra.length) parts.push(el("p", { class: "muted", id: "turn-info", text: extra.join(" · ") }));
+  return el("div", { class: "card table-top" }, parts);
+}
+
+/** «Тысяча»: the dice set aside this turn, apart, each group with the points it made. */
+function renderAside(game) {
+  const summary = game.summary || {};
+  const groups = game.aside || [];
+  const total = summary.turn_total ?? 0;
   return el(
     "div",
-    { class: "card table-top" },
-    box,
-    extra.length ? el("p", { class: "muted", id: "turn-info", text: extra.join(" · ") }) : null,
-    advice ? el("p", { class: "muted", text: advice }) : null,
+    { class: "aside", id: "aside", "aria-label": t("aside"), role: "group" },
+    el("span", { class: "aside-title", text: t("aside") }),
+    groups.map((group) =>
+      el(
+        "span",
+        { class: "group", "aria-label": `${diceText(group.dice)}: +${group.points}` },
+        group.dice.map((f) => el("span", { class: "mini", "aria-hidden": "true" }, dieFace(f, rank(f)))),
+        el("span", { class: "points", "aria-hidden": "true", text: `+${group.points}` }),
+      ),
+    ),
+    el("strong", { class: "turn-total", id: "turn-total", text: t("turnTotal", { points: total }) }),
   );
 }
 
 function toggleDie(i) {
   const game = app.view && app.view.game;
   if (!game || !myTurnToken()) return;
-  const locked = lockedIndices(game, onTable(game));
-  if (locked.has(i) || i >= onTable(game).length) return;
+  const locked = lockedIndices(game, shownDice(game));
+  if (locked.has(i) || i >= shownDice(game).length) return;
   if (app.selected.has(i)) app.selected.delete(i);
   else app.selected.add(i);
   renderTable();
 }
 
 function selectedFaces(game) {
-  const dice = onTable(game);
+  const dice = shownDice(game);
   return [...app.selected].filter((i) => i < dice.length).map((i) => dice[i]).sort((a, b) => a - b);
 }
 
-function hasKind(game, kind) {
-  return game.decisions.some((d) => (typeof d === "string" ? d === kind : kind in d));
+function isSheet(game) {
+  const players = game.summary && game.summary.players;
+  return Boolean(players && players.length && ("cells" in players[0] || "columns" in players[0]));
 }
 
 function renderControls(view, game, mine) {
   const myTurn = Boolean(myTurnToken());
+  if (!myTurn) return Object.keys(mine).length ? null : el("p", { class: "muted card", text: t("spectator") });
   const box = el("div", { class: "card controls", role: "group", "aria-label": t("moves") });
-  if (!myTurn) {
-    return Object.keys(mine).length ? null : el("p", { class: "muted", text: t("spectator") });
-  }
-  const online = view.mode === "online";
   const holds = hasKind(game, "hold");
-  if (online) {
+  const dice = onTable(game);
+  if (view.mode === "online") {
     box.append(
-      el("button", {
-        type: "button",
-        id: "throw",
-        class: "primary",
-        "aria-keyshortcuts": "T",
-        disabled: !(game.may_throw || holds),
-        text: app.selected.size && holds ? t("throwRest") : t("throw"),
-        onclick: () => (holds ? act({ hold: selectedFaces(game) }) : act("throw")),
-      }),
+    el("button", {
+      type: "button",
+      id: "throw",
+      class: "primary",
+      "aria-keyshortcuts": "T",
+      disabled: !(game.may_throw || holds),
+      text: app.selected.size && holds && dice.length ? t("throwRest") : t("throw"),
+      onclick: () => (holds ? act({ hold: selectedFaces(game) }) : act("throw")),
+    }),
     );
-  } else {
-    if (holds && app.selected.size) {
-      box.append(el("button", { type: "button", id: "hold", text: actionText({ hold: selectedFaces(game) }), onclick: () => act({ hold: selectedFaces(game) }) }));
-    }
-    if (game.to_throw || game.may_throw) box.append(renderRollInput(game));
   }
   if (hasKind(game, "set_aside")) {
-    box.append(
-      el("button", { type: "button", id: "set-aside", "aria-keyshortcuts": "A", disabled: !app.selected.size, text: t("setAside"), onclick: () => act({ set_aside: selectedFaces(game) }) }),
-    );
+    box.append(el("button", { type: "button", id: "set-aside", "aria-keyshortcuts": "A", disabled: !app.selected.size, text: t("setAside"), onclick: () => act({ set_aside: selectedFaces(game) }) }));
   }
   if (hasKind(game, "stop")) {
-    box.append(el("button", { type: "button", id: "stop", "aria-keyshortcuts": "S", text: t("stop"), onclick: () => act("stop") }));
+    box.append(el("button", { type: "button", id: "stop", "aria-keyshortcuts": "S", text: view.family === "showdown" ? t("stand") : t("stop"), onclick: () => act("stop") }));
   }
-  if (view.hints && game.decisions.length) {
-    box.append(el("button", { type: "button", id: "hint", "aria-keyshortcuts": "H", text: t("hint"), onclick: askHint }));
-  }
-  const handled = new Set(["throw", "hold", "set_aside", "stop", ...(game.summary && game.summary.players && ("cells" in game.summary.players[0] || "columns" in game.summary.players[0]) ? ["score"] : [])]);
+  if (view.hints && game.decisions.length) box.append(el("button", { type: "button", id: "hint", "aria-keyshortcuts": "H", text: t("hint"), onclick: askHint }));
+  const handled = new Set(["throw", "hold", "set_aside", "stop", ...(isSheet(game) ? ["score"] : [])]);
   const others = game.decisions.filter((d) => !handled.has(typeof d === "string" ? d : Object.keys(d)[0]));
   if (others.length) {
     const list = el("div", { class: "others", role: "group", "aria-label": t("other") });
@@ -512,50 +767,107 @@ function renderControls(view, game, mine) {
       const id = `act-${JSON.stringify(action).replace(/[^a-z0-9_]+/gi, "-")}`;
       list.append(el("button", { type: "button", id, text: actionText(action), onclick: () => act(action) }));
     }
-    box.append(el("h3", { text: t("other") }), list);
+    // scratches and announcements are many on a sheet: folded away until wanted
+    box.append(el("details", { class: "other-moves", id: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
   }
-  if (app.hint && app.hint.version === app.version) {
-    const items = app.hint.advice.map((a) => el("li", { text: `${actionText(a.action)}${a.value === null || a.value === undefined ? "" : ` — ${Number(a.value).toFixed(1)}`}` }));
-    box.append(el("div", { class: "hint", "aria-live": "polite" }, el("h3", { text: t("hintTitle") }), items.length ? el("ol", {}, items) : el("p", { text: t("noHint") })));
-  }
-  box.append(el("p", { class: "muted keys", text: t("keys") }));
+  box.append(renderHint() || "", el("p", { class: "muted keys", text: t("keys") }));
   return box;
 }
 
-function renderRollInput(game) {
-  const input = el("input", {
-    id: "roll",
-    inputmode: "numeric",
-    autocomplete: "off",
-    pattern: "[1-6 ,]*",
-    "aria-describedby": "roll-help",
-    maxlength: 20,
-  });
-  const form = el(
-    "form",
-    { class: "roll", id: "roll-form" },
-    field(t("rollInput"), input),
-    el("span", { id: "roll-help", class: "muted", text: `${t("rollInputHelp")}${game.to_throw ? ` (${t("rollExpected", { n: game.to_throw })})` : ""}` }),
-    el("button", { type: "submit", class: "primary", text: t("recordThrow") }),
-  );
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const faces = (input.value.match(/[1-6]/g) || []).map(Number);
-    input.value = "";
-    act({ roll: faces });
-  });
-  return form;
+function renderHint() {
+  if (!app.hint || app.hint.version !== app.version) return null;
+  return el("div", { class: "hint", id: "hint-text", "aria-live": "polite" }, el("h3", { text: t("hintTitle") }), el("p", { text: app.hint.text }));
 }
 
-function renderResult(view, game) {
-  const rows = game.players.map((name, i) => el("li", { text: `${name}: ${game.scores[i]}` }));
+function keeperContext(view, game, mine) {
+  return {
+    view,
+    game,
+    entry: app.entry,
+    myTurn: Boolean(myTurnToken()),
+    token: myTurnToken() || anyToken(),
+    held: selectedFaces(game),
+    act,
+    send,
+    rerender: renderTable,
+    diceText,
+    rank,
+    displayName,
+  };
+}
+
+// -- the end, and what comes after -------------------------------------------------------
+
+function renderResult(view, game, mine) {
+  const order = game.players.map((name, i) => ({ name, score: game.scores[i] })).sort((a, b) => b.score - a.score);
+  const rows = order.map((p) => el("li", {}, el("span", { class: "name", text: displayName(p.name) }), el("strong", { text: String(p.score) })));
+  const winners = game.winners.map(displayName);
+  const token = anyToken();
+  const actions = [];
+  if (view.rematch) {
+    actions.push(el("button", { type: "button", id: "to-rematch", class: "primary", text: t("toRematch"), onclick: () => goRematch(view.rematch) }));
+  } else if (token) {
+    actions.push(
+      el("button", {
+        type: "button",
+        id: "rematch",
+        class: "primary",
+        text: t("rematch"),
+        onclick: () =>
+          post(tablePath("/rematch"), { token })
+            .then((answer) => goRematch(answer.id))
+            .catch((error) => showError(error.message)),
+      }),
+    );
+  }
+  actions.push(el("a", { href: "/", id: "to-lobby", class: "button", text: t("toLobby") }));
   return el(
     "div",
     { class: "card result", id: "result" },
-    el("h3", { text: t("finished") }),
-    el("p", { text: game.winners.length === 1 ? t("winners", { names: game.winners.join(", ") }) : t("draw") }),
-    el("ol", {}, rows),
-    el("a", { href: `/api/tables/${encodeURIComponent(app.tableId)}/record`, download: "record.json", id: "download", text: t("download") }),
+    el("h3", { text: view.status === "abandoned" ? t("abandoned") : t("finished") }),
+    view.status === "abandoned" ? null : el("p", { class: "winner", text: winners.length === 1 ? t("winners", { names: winners.join(", ") }) : t("draw") }),
+    el("ol", { class: "standings" }, rows),
+    el("div", { class: "controls" }, actions),
+    el("a", { href: tablePath("/record"), download: "record.json", id: "download", text: t("download") }),
+  );
+}
+
+function goRematch(newId) {
+  // the rematch keeps the seats: this browser's tokens sit it down at the new table
+  const seats = mySeats();
+  for (const [seat, token] of Object.entries(seats)) keepSeat(newId, seat, token);
+  history.pushState({}, "", `/t/${newId}`);
+  route();
+}
+
+function renderSeatTools(view, mine) {
+  const [seat, token] = Object.entries(mine)[0];
+  const link = `${location.origin}/t/${app.tableId}#seat=${seat}.${token}`;
+  const input = el("input", { id: "seat-link", readonly: true, value: link });
+  const confirmThen = (question, resign) => () => {
+    if (!confirm(question)) return;
+    post(tablePath("/leave"), { token, resign })
+      .then(() => {
+        if (!resign) {
+          localStorage.removeItem(seatsKey(app.tableId));
+          history.pushState({}, "", "/");
+          route();
+        }
+      })
+      .catch((error) => showError(error.message));
+  };
+  return el(
+    "details",
+    { class: "card seat-tools", id: "seat-tools" },
+    el("summary", { text: t("seatLink") }),
+    el("p", { class: "muted", text: t("seatLinkHelp") }),
+    el("div", { class: "invite" }, input, copyButton("copy-seat", input, link)),
+    el(
+      "div",
+      { class: "controls" },
+      el("button", { type: "button", id: "resign", text: t("resign"), onclick: confirmThen(t("resignConfirm"), true) }),
+      el("button", { type: "button", id: "leave", text: t("leave"), onclick: confirmThen(t("leaveConfirm"), false) }),
+    ),
   );
 }
 
@@ -577,32 +889,69 @@ function renderFair(view) {
       el("dd", { class: "mono", id: "server-seed", text: fair.server_seed || t("notRevealed") }),
     ),
     el("p", { class: "muted", text: t("verifyHelp") }),
+    el("a", { href: tablePath("/record"), download: "record.json", text: t("download") }),
   );
 }
 
-function logText(entry) {
+/** The lines of a log entry: a move's come worded from the server; the table's own events are the page's. */
+function logLines(view, entry) {
+  const seat = view.seats[entry.seat];
+  const name = seat && seat.shown ? seat.shown : entry.name;
   switch (entry.kind) {
-    case "join":
-      return t("joined", { name: entry.name });
-    case "bot":
-      return t("botJoined", { name: entry.name });
-    case "start": {
-      const text = t("started", { names: entry.players.join(", ") });
-      if (!entry.rolloff || !entry.rolloff.length) return text;
-      const throws = entry.rolloff.map((r) => `${r.player} ${diceText(r.roll)}`).join("; ");
-      return `${text} ${t("rolloff", { throws, name: entry.players[0] })}`;
-    }
     case "action":
-      return `${entry.player}: ${entry.actions.map(actionText).join(", ")}`;
+      return entry.lines || [];
+    case "join":
+      return [t("joined", { name })];
+    case "bot":
+      return [t("botJoined", { name })];
+    case "reserve":
+      return [t("reserved", { name })];
+    case "start": {
+      const names = entry.players.map(displayName);
+      const lines = [t("started", { names: names.join(", ") })];
+      if (entry.rolloff && entry.rolloff.length) {
+        const throws = entry.rolloff.map((r) => `${displayName(r.player)} ${diceText(r.roll)}`).join("; ");
+        lines.push(t("rolloff", { throws, name: names[0] }));
+      }
+      return lines;
+    }
+    case "timeout":
+      return [t("timedOut", { name })];
+    case "back":
+      return [t("cameBack", { name })];
+    case "leave":
+      return [entry.resign ? t("resignedLine", { name }) : t("leftLine", { name })];
+    case "abandon":
+      return [t("abandoned")];
+    case "rematch":
+      return [t("rematchOffered")];
+    case "undo":
+      return [t("undone")];
+    case "edit":
+      return [t("edited", { n: entry.throw, dice: diceText(entry.faces) })];
     default:
-      return entry.kind;
+      return [];
   }
 }
 
 function renderLog(view) {
-  const list = el("ol", { class: "log", reversed: true });
-  for (const entry of [...view.log].reverse()) list.append(el("li", { value: entry.version, text: logText(entry) }));
+  const list = el("ol", { class: "log", id: "log-lines" });
+  for (const entry of [...view.log].reverse()) {
+    for (const line of [...logLines(view, entry)].reverse()) list.append(el("li", { text: line }));
+  }
   return el("details", { class: "card", id: "log", open: true }, el("summary", { text: t("log") }), list);
+}
+
+/** An option's value in words: the catalog's for its choices, cell names, ranges, yes and no. */
+function optionText(name, value) {
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  if (value === null || value === undefined) return t("off");
+  if (typeof value === "string") return word(`value.${name}.${value}`) ?? value;
+  if (Array.isArray(value)) {
+    if (value.every((v) => Array.isArray(v))) return value.map(([a, b]) => `${a}–${b}`).join(", ") || t("off");
+    return value.map((v) => (typeof v === "string" ? cellName(v) : String(v))).join(", ");
+  }
+  return String(value);
 }
 
 function renderRules(view) {
@@ -610,26 +959,16 @@ function renderRules(view) {
   const key = `${view.variant}|${language()}`;
   if (app.rules && app.rules.key === key) {
     const rules = app.rules.data;
-    const table = el("table", { class: "options" }, el("thead", {}, el("tr", {}, el("th", { text: t("option") }), el("th", { text: t("value") }), el("th", { text: t("meaning") }))));
-    const body = el("tbody");
+    const changed = new Set(Object.keys(view.options || {}));
+    const list = el("dl", { class: "options" });
     for (const [name, option] of Object.entries(rules.options)) {
-      const value =
-        typeof option.value === "boolean"
-          ? t(option.value ? "yes" : "no")
-          : (typeof option.value === "string" && word(`value.${name}.${option.value}`)) || JSON.stringify(option.value);
-      body.append(
-        el(
-          "tr",
-          {},
-          el("th", { scope: "row" }, word(`option.${name}`) ?? name, el("br"), el("code", { text: name })),
-          el("td", { text: value }),
-          el("td", { text: option.doc }),
-        ),
+      list.append(
+        el("dt", { class: changed.has(name) ? "changed" : null }, w(`option.${name}`), changed.has(name) ? el("span", { class: "tag", text: t("changed") }) : null),
+        el("dd", { id: `option-${name}`, text: optionText(name, option.value) }),
       );
     }
-    table.append(body);
     const prose = word(`rules.${rules.family}`);
-    box.append(el("p", { text: `${rules.name}: ${rules.summary}` }), ...(prose ? markdown(prose) : []), el("h4", { text: word("rules.options_title") ?? t("rules") }), el("div", { class: "scroll" }, table));
+    box.append(el("p", { text: `${rules.name}: ${rules.summary}` }), el("h4", { text: w("rules.options_title") }), list, ...(prose ? markdown(prose) : []));
   } else if (!app.rulesLoading) {
     app.rulesLoading = true;
     api(`/api/rules/${encodeURIComponent(view.variant)}?lang=${language()}`)
@@ -670,30 +1009,58 @@ document.addEventListener("keydown", (event) => {
   else if (key === "h") click("hint");
 });
 
-function renderLanguageButton() {
+function renderChrome() {
   const button = $("lang");
   button.textContent = t("language");
   button.setAttribute("aria-label", t("languageLabel"));
   document.title = t("title");
+  $("skip").textContent = t("skip");
+  renderSoundButton();
 }
 
 $("lang").addEventListener("click", async () => {
   await loadWords(setLanguage(language() === "ru" ? "en" : "ru"));
-  renderLanguageButton();
-  if (app.tableId) renderTable();
+  renderChrome();
+  if (app.tableId) showTable(app.tableId); // the server words the log in the new language
   else showLobby().catch((error) => showError(error.message));
 });
 
+$("sound").addEventListener("click", () => {
+  localStorage.setItem("kosti.sound", soundOn() ? "off" : "on");
+  renderSoundButton();
+  rattle();
+});
+
 window.addEventListener("popstate", route);
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => app.tableId && renderTable(), 150);
+});
+
+/** A seat link (/t/ID#seat=N.TOKEN) hands this browser the seat; the token never reaches a server log. */
+function takeSeatFromLink(tableId) {
+  const match = location.hash.match(/^#seat=(\d+)\.([A-Za-z0-9_-]{1,64})$/);
+  if (!match) return;
+  keepSeat(tableId, match[1], match[2]);
+  history.replaceState({}, "", `/t/${tableId}`);
+  app.notice = t("seatTaken");
+}
 
 async function route() {
   $("loading").hidden = true;
   const match = location.pathname.match(/^\/t\/([A-Za-z0-9_-]{1,32})$/);
-  if (match) showTable(match[1]);
-  else await showLobby();
+  if (match) {
+    takeSeatFromLink(match[1]);
+    showTable(match[1]);
+    if (app.notice) {
+      announce(app.notice);
+      app.notice = "";
+    }
+  } else await showLobby();
 }
 
-renderLanguageButton();
+renderChrome();
 Promise.all([
   loadWords(initLanguage()),
   api("/api/server")
@@ -702,6 +1069,6 @@ Promise.all([
     })
     .catch(() => {}),
 ]).finally(() => {
-  renderLanguageButton();
+  renderChrome();
   route().catch((error) => showError(error.message));
 });

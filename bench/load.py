@@ -1,0 +1,293 @@
+"""Load on a real ``kosti serve``: players at human pace, then as fast as they can, 1 and 2 workers.
+
+Starts ``kosti serve --workers N`` on a free loopback port, on a fresh PostgreSQL
+database and the local Redis (both required; they are the engines that several
+workers share). For N = 1 and then N = 2, in the same run:
+
+1. **human pace**: ``--players`` players (two a table, ``--players``/2 tables of
+   poker-classic) think 0.5–1.5 s before each move, for ``--seconds`` seconds;
+2. **saturation**: the same players with no thought, for ``--saturation`` seconds.
+
+A player's latency is the time from sending a move to receiving the state that
+carries it on the player's own socket. A table whose game ends starts a new one.
+Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
+consistency check: every table's stored version is what both its sockets last saw.
+The load generator is one asyncio process doing nothing per message beyond parsing
+it; its own CPU share is printed too (it shares the machine's cores with the server).
+
+    uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
+        [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
+
+The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).parent))
+from roundtrip import first_move, free_port, percentile, start_server
+
+VARIANT = "poker-classic"
+
+
+@dataclass
+class Phase:
+    """What one phase measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    moves: int = 0
+    refusals: list[dict[str, Any]] = field(default_factory=list)
+    failures: Counter[str] = field(default_factory=Counter)
+    """Tables whose play stopped, by the exception that stopped it (a lost socket, a timeout)."""
+
+
+class Pair:
+    """One table with its two players, each on a socket of their own."""
+
+    def __init__(self, base: str, http: httpx.AsyncClient, rng: random.Random) -> None:
+        self.base = base
+        self.http = http
+        self.rng = rng
+        self.table_id = ""
+        self.tokens: dict[int, str] = {}
+        self.sockets: dict[int, ClientConnection] = {}
+        self.seen: dict[int, int] = {}
+        self.current: dict[str, Any] | None = None
+        """The latest state both sockets have seen."""
+        self.tables: list[tuple[str, int]] = []
+        """Every table played, with the version its sockets last saw (for the consistency check)."""
+
+    async def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        """POST ``body``; a kept-alive connection that the server closed meanwhile is tried again."""
+        for attempt in range(5):
+            try:
+                answer = await self.http.post(path, json=body)
+                answer.raise_for_status()
+                return answer
+            except httpx.TransportError:
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    async def sit(self) -> None:
+        created = await self.post("/api/tables", {"variant": VARIANT, "seats": 2})
+        self.table_id = created.json()["id"]
+        self.tokens = {}
+        for name in ("Anna", "Boris"):
+            body = {"name": name, "client_seed": secrets.token_hex(8)}
+            joined = await self.post(f"/api/tables/{self.table_id}/join", body)
+            self.tokens[joined.json()["seat"]] = joined.json()["token"]
+        ws_base = self.base.replace("http", "ws")
+        for seat in self.tokens:
+            self.sockets[seat] = await connect(
+                f"{ws_base}/ws/{self.table_id}", compression=None, max_size=None
+            )
+
+    async def leave(self) -> None:
+        if self.table_id:
+            self.tables.append((self.table_id, max(self.seen.values(), default=0)))
+        for ws in self.sockets.values():
+            await ws.close()
+        self.sockets = {}
+        self.seen = {}
+        self.current = None
+
+    async def welcome(self, phase: Phase) -> dict[str, Any]:
+        """The state every socket is sent on connecting."""
+        states = [await self.state(seat, -1, phase) for seat in self.sockets]
+        self.current = states[0]
+        return states[0]
+
+    async def state(self, seat: int, newer_than: int, phase: Phase) -> dict[str, Any]:
+        """The next state on ``seat``'s socket newer than ``newer_than`` (errors counted)."""
+        while True:
+            message = json.loads(await asyncio.wait_for(self.sockets[seat].recv(), 30))
+            if message["type"] == "state":
+                self.seen[seat] = message["version"]
+                if message["version"] > newer_than:
+                    return message
+            elif message["type"] == "error":
+                phase.errors += 1
+                phase.refusals.append(message)
+
+    async def play(self, phase: Phase, until: float, think: tuple[float, float] | None) -> None:
+        """Play games at this table (and new ones) until ``until`` (a ``time.monotonic()``)."""
+        state = self.current or await self.welcome(phase)
+        while time.monotonic() < until:
+            game = state["table"]["game"]
+            if game is None or game["finished"]:
+                await self.leave()
+                await self.sit()
+                state = await self.welcome(phase)
+                continue
+            seat = game["current"]
+            if think is not None:
+                await asyncio.sleep(self.rng.uniform(*think))
+            message = {"type": "action", "version": state["version"], "token": self.tokens[seat]}
+            message["action"] = first_move(game)
+            start = time.perf_counter()
+            await self.sockets[seat].send(json.dumps(message))
+            state = await self.state(seat, state["version"], phase)
+            phase.latencies.append((time.perf_counter() - start) * 1000)
+            phase.moves += 1
+            for other in self.sockets:  # the other socket must see the same version
+                if other != seat:
+                    await self.state(other, state["version"] - 1, phase)
+            self.current = state
+
+
+async def run_phase(
+    pairs: list[Pair], seconds: float, think: tuple[float, float] | None
+) -> tuple[Phase, float]:
+    phase = Phase()
+    until = time.monotonic() + seconds
+    start = time.monotonic()
+    results = await asyncio.gather(
+        *(pair.play(phase, until, think) for pair in pairs), return_exceptions=True
+    )
+    for result in results:
+        if isinstance(result, BaseException):
+            phase.errors += 1
+            phase.failures[type(result).__name__] += 1
+    return phase, time.monotonic() - start
+
+
+async def consistent(base: str, pairs: list[Pair]) -> tuple[int, int]:
+    """(tables checked, tables whose stored version differs from what their sockets last saw)."""
+    bad = 0
+    checked = 0
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        for pair in pairs:
+            await pair.leave()
+            for table_id, version in pair.tables[-3:]:
+                stored = (await http.get(f"/api/tables/{table_id}")).json()["version"]
+                checked += 1
+                bad += stored != version
+    return checked, bad
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def load(base: str, players: int, seconds: float, saturation: float) -> dict[str, Any]:
+    rng = random.Random(1)
+    results: dict[str, Any] = {}
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        pairs = [Pair(base, http, random.Random(rng.random())) for _ in range(players // 2)]
+        for k in range(0, len(pairs), 50):
+            await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
+        for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
+            cpu = cpu_seconds()
+            phase, wall = await run_phase(pairs, length, think)
+            share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
+            results[name] = (phase, wall, share)
+        results["consistency"] = await consistent(base, pairs)
+    return results
+
+
+def report(workers: int, results: dict[str, Any]) -> None:
+    checked, bad = results["consistency"]
+    for name in ("human", "saturation"):
+        phase, wall, share = results[name]
+        times = phase.latencies or [0.0]
+        print(
+            f"workers={workers} {name:10}: moves {phase.moves}, {phase.moves / wall:.0f}/s, "
+            f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 0.99):.1f} ms, "
+            f"errors {phase.errors}; load generator CPU {share:.0%} of the machine"
+        )
+    print(f"workers={workers} consistency: {checked - bad} of {checked} tables as their sockets saw them")
+    for name in ("human", "saturation"):
+        phase = results[name][0]
+        codes = Counter(r.get("code") for r in phase.refusals)
+        if codes or phase.failures:
+            print(f"workers={workers} {name:10}: refusals {dict(codes)}, failures {dict(phase.failures)}")
+
+
+def fresh_database(url: str) -> tuple[str, str]:
+    """A new PostgreSQL database beside ``url``'s: (its URL, its name)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"kosti_load_{secrets.token_hex(4)}"
+    admin = base.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return base.set(drivername="postgresql+psycopg", database=name).render_as_string(
+        hide_password=False
+    ), name
+
+
+def drop_database(url: str, name: str) -> None:
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    admin = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the human-pace phase")
+    parser.add_argument("--saturation", type=float, default=20.0, help="length of the no-thought phase")
+    parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/postgres")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    args = parser.parse_args()
+    if not 2 <= args.players <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.saturation <= 600:
+        raise SystemExit("--players lies in 2..5000, --seconds and --saturation in (0, 600]")
+    saturation: dict[int, float] = {}
+    p99: dict[int, float] = {}
+    for workers in (1, 2):
+        database, name = fresh_database(args.database)
+        port = free_port()
+        extra = ["--workers", str(workers), "--redis", args.redis, "--no-http-limits", "--bot-delay", "0"]
+        with tempfile.TemporaryDirectory() as folder:
+            server = start_server(database, port, Path(folder) / "serve.log", extra)
+            try:
+                results = asyncio.run(
+                    load(f"http://127.0.0.1:{port}", args.players, args.seconds, args.saturation)
+                )
+            finally:
+                server.terminate()
+                try:
+                    server.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+                drop_database(args.database, name)
+        report(workers, results)
+        phase, wall, _ = results["saturation"]
+        saturation[workers] = phase.moves / wall
+        human = results["human"][0].latencies or [0.0]
+        p99[workers] = percentile(human, 0.99)
+    ratio = saturation[2] / saturation[1] if saturation[1] else 0.0
+    print(f"load: workers=2 p99={p99[2]:.1f} ms, saturation 2 vs 1 workers = {ratio:.2f}×")
+
+
+if __name__ == "__main__":
+    main()

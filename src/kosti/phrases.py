@@ -1,0 +1,121 @@
+"""Dice, decisions and hints in the player's words: what the terminal game and the page both show.
+
+A hint reads the same wherever it is asked for («Лучше всего: оставить 6 6 и бросить
+(≈ 212 к концу игры)»): the terminal game and the server word it here, from the
+:class:`~kosti.bots.base.Advice` of the advisor and the catalog of :mod:`kosti.i18n`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
+from kosti.bots.base import Advice
+from kosti.dice import show
+from kosti.games.base import GameState
+from kosti.i18n import Catalog
+
+
+def dice_text(faces: Sequence[int], style: str, t: Catalog | None = None) -> str:
+    """Faces as pips (``1 5 6``) or card faces (``9 K A``; in Russian ``9 К Т``)."""
+    if not faces:
+        return "—"
+    if style == "cards" and t is not None:
+        return " ".join(card_name(face, t) for face in faces)
+    return show(faces, style)
+
+
+def card_name(face: int, t: Catalog) -> str:
+    """The card a face stands for («Девятки, Десятки, Валеты, Дамы, Короли, Тузы»)."""
+    return t(f"card.{face}")
+
+
+def action_text(action: Action, t: Catalog, style: str) -> str:
+    """A decision in words («держать 6 6», «записать в фул»)."""
+    if isinstance(action, Hold):
+        if not action.faces:
+            return t("action.throw_all")
+        return t("action.hold", dice=dice_text(action.faces, style, t))
+    if isinstance(action, CellAction):
+        return t(f"action.{action.kind}", cell=t.cell(action.cell))
+    if isinstance(action, SetAside):
+        return t("action.set_aside", dice=dice_text(action.faces, style, t))
+    if isinstance(action, Throw):
+        return t("action.throw_on")
+    if isinstance(action, Stop):
+        return t("action.stop")
+    if isinstance(action, Roll):
+        return t("action.roll", dice=dice_text(action.faces, style, t))
+    return str(action)  # pragma: no cover - every action is covered
+
+
+def number(value: int | float) -> str:
+    """A number with a true minus sign: 5, −3."""
+    return f"−{-value:g}" if value < 0 else f"{value:g}"
+
+
+def signed(value: int | float) -> str:
+    """A number with its sign: +3, −5, 0."""
+    if value > 0:
+        return f"+{value:g}"
+    if value < 0:
+        return f"−{-value:g}"
+    return "0"
+
+
+def hint_text(
+    family: str, advice: Sequence[Advice], t: Catalog, style: str, state: GameState | None = None
+) -> str:
+    """The hint line: the best decision and what it is worth, then the next best one.
+
+    In «Тысяча» (given ``state``) what a decision banks or adds now is exact and is said
+    apart from the advisor's estimate, which weighs the table too (overtaking, pits, bolts).
+    """
+    if not advice:
+        return t("hint.none")
+    best = advice[0]
+    line = t("hint.best", action=action_text(best.action, t, style))
+    worth = _thousand_worth(best, t, state) if family == "thousand" else _worth(family, best, t)
+    if worth:
+        line += f" ({worth})"
+    if len(advice) > 1:
+        second = advice[1]
+        extra = action_text(second.action, t, style)
+        if second.loss is not None and family != "showdown":
+            extra += f", {signed(-round(second.loss, 1))}"
+        line += " · " + t("hint.next", action=extra)
+    return line
+
+
+def _worth(family: str, advice: Advice, t: Catalog) -> str:
+    if advice.value is None:
+        return ""
+    if family == "sheet":
+        return t("hint.sheet_value", value=f"{advice.value:.0f}")
+    if family == "thousand":
+        return t("hint.estimate", value=number(round(advice.value)))
+    return t("hint.showdown_value", value=f"{100 * advice.value:.0f}")
+
+
+def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
+    """«banks 135 points now; the heuristic's estimate ≈ 160, +25 for the table»."""
+    from kosti.games.thousand.game import ThousandState
+    from kosti.games.thousand.scoring import set_aside_points
+
+    if not isinstance(state, ThousandState):
+        return _worth("thousand", advice, t)
+    parts: list[str] = []
+    exact: int | None = None
+    if isinstance(advice.action, Stop):
+        exact = state.turn_total
+        parts.append(t.plural("hint.banks", exact))
+    elif isinstance(advice.action, SetAside):
+        added = set_aside_points(state.dice, advice.action.faces)
+        exact = state.turn_total + added
+        parts.append(t.plural("hint.adds", added))
+    if advice.value is not None:
+        estimate = t("hint.estimate", value=number(round(advice.value)))
+        if isinstance(advice.action, Stop) and exact is not None and round(advice.value) != exact:
+            estimate += ", " + t("hint.for_the_table", points=signed(round(advice.value) - exact))
+        parts.append(estimate)
+    return "; ".join(parts)

@@ -1,0 +1,172 @@
+"""How the worker processes of one server hear of each other's commits, and who drives a table.
+
+One process (the default) needs nothing: :class:`LocalBus` publishes to nobody and
+owns every table. Several processes share a Redis (:class:`RedisBus`):
+
+* after a process commits version *v* of a table to the database it publishes the
+  events of *v* on the channel ``kosti:table:<id>``; every process holding that
+  table applies them in version order and shows them to its own sockets (a process
+  that sees a gap reads what it missed from the log: the database, not Redis, is
+  the record);
+* the bots and turn timers of a table are driven by the process holding its lease
+  (``kosti:owner:<id>``, renewed while it acts). A process that dies stops renewing,
+  and another takes the lease over after :attr:`~kosti.server.settings.ServerSettings.lease`
+  seconds. Even two owners could not act twice: the database's unique (table, version)
+  key lets only one of them write a version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
+
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Coroutine[Any, Any, None]]
+"""Called with (table id, version before the events, events) for another process's commit."""
+
+Reconnected = Callable[[], Awaitable[None]]
+"""Called when the bus was cut off and is back: messages may have been missed meanwhile."""
+
+CHANNEL = "kosti:table:"
+OWNER = "kosti:owner:"
+
+# take the lease when free, or renew it when it is ours; 1 when the caller holds it
+_CLAIM = """
+local owner = redis.call('GET', KEYS[1])
+if owner == false or owner == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+
+
+class Bus(Protocol):
+    """What the hub needs from the other processes."""
+
+    async def start(self, published: Published, reconnected: Reconnected) -> None: ...
+
+    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed)."""
+
+    async def claim(self, table_id: str) -> bool:
+        """Whether this process may drive the bots and timers of ``table_id`` now."""
+
+    async def close(self) -> None: ...
+
+
+class LocalBus:
+    """A server of one process: nobody to tell, and every table is its own."""
+
+    async def start(self, published: Published, reconnected: Reconnected) -> None:
+        return None
+
+    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        return None
+
+    async def claim(self, table_id: str) -> bool:
+        return True
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus:
+    """Worker processes sharing one Redis: pub/sub for commits, a lease per table for its bots."""
+
+    def __init__(self, url: str, lease: float) -> None:
+        from redis import asyncio as aioredis
+
+        self.redis = aioredis.from_url(url, decode_responses=True)
+        self.lease_ms = max(1, round(lease * 1000))
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._claim = self.redis.register_script(_CLAIM)
+        self._listener: asyncio.Task[None] | None = None
+        self._applying: set[asyncio.Task[None]] = set()
+
+    async def start(self, published: Published, reconnected: Reconnected) -> None:
+        await self.redis.ping()  # a wrong URL fails the start, not the first move
+        ready = asyncio.Event()
+        self._listener = asyncio.create_task(self._listen(published, reconnected, ready))
+        await ready.wait()
+
+    async def _listen(self, published: Published, reconnected: Reconnected, ready: asyncio.Event) -> None:
+        from redis.exceptions import ConnectionError as RedisConnectionError
+        from redis.exceptions import TimeoutError as RedisTimeoutError
+
+        first = True
+        while True:
+            try:
+                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.psubscribe(CHANNEL + "*")
+                    if first:
+                        ready.set()
+                        first = False
+                    else:
+                        await reconnected()
+                    while True:
+                        message = await pubsub.get_message(timeout=None)
+                        if message is None:
+                            continue
+                        await self._deliver(message, published)
+            except asyncio.CancelledError:
+                raise
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                log.warning("lost the connection to Redis; reconnecting", exc_info=True)
+                ready.set()
+                first = False
+                await asyncio.sleep(0.5)
+
+    async def _deliver(self, message: dict[str, Any], published: Published) -> None:
+        try:
+            data = json.loads(message["data"])
+            if data["from"] == self.me:
+                return  # our own commit, applied already
+            table_id = message["channel"][len(CHANNEL) :]
+            events = [(kind, payload) for kind, payload in data["events"]]
+        except Exception:  # one bad message must not stop the others
+            log.exception("could not read a published commit")
+            return
+        # applied in a task of its own: a table busy writing must not hold up the others'
+        # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
+        # each table's commits in version order, reading any it missed from the log
+        task: asyncio.Task[None] = asyncio.create_task(published(table_id, int(data["version"]), events))
+        self._applying.add(task)
+        task.add_done_callback(self._applied)
+
+    def _applied(self, task: asyncio.Task[None]) -> None:
+        self._applying.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not apply a published commit", exc_info=task.exception())
+
+    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+        payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
+        try:
+            await self.redis.publish(CHANNEL + table_id, payload)
+        except Exception:  # committed already: the others catch up from the log on their next message
+            log.warning("could not publish version %d of table %s", version + 1, table_id, exc_info=True)
+
+    async def claim(self, table_id: str) -> bool:
+        try:
+            held = await self._claim(keys=[OWNER + table_id], args=[self.me, self.lease_ms])
+        except Exception:
+            log.warning("could not claim table %s", table_id, exc_info=True)
+            return False
+        return bool(held)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+        for task in list(self._applying):
+            task.cancel()
+        await self.redis.aclose()

@@ -1,0 +1,502 @@
+"""The tables a server process holds in memory, and the one path every change takes.
+
+A change is planned under the table's lock (:mod:`kosti.server.table`: pure), written
+to storage and committed, and only then applied and shown to the table's sockets
+("committed before broadcast": a server killed at any moment has lost nothing it
+has shown). The database's unique (table, version) key keeps one order of events
+per table across processes: a process whose copy of a table is behind loses the
+write, reads what it missed from the log, and refuses the request as stale. Each
+commit is then published (:mod:`kosti.server.bus`) for the other processes' sockets.
+Bots move from here too, in the process that holds the table's lease, and so does a
+timed table's clock: a move not made within the table's timer goes to a stand-in bot
+(``timeout``), and a table whose players are all away for another timer's length is
+abandoned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+from fastapi import WebSocket
+
+from kosti.bots.base import Advisor, Bot
+from kosti.errors import KostiError
+from kosti.i18n import catalog
+from kosti.phrases import hint_text
+from kosti.rules.presets import variant
+from kosti.server.bus import Bus, LocalBus
+from kosti.server.limits import check_options
+from kosti.server.messages import CreateTable, HintMessage
+from kosti.server.refusal import Refusal
+from kosti.server.settings import ServerSettings
+from kosti.server.store import StorageDown, Store, StoreError
+from kosti.server.table import BotFactory, Event, Table, TableSettings, action_json
+
+log = logging.getLogger(__name__)
+
+STORAGE_LOST = "connection to storage lost, retrying"
+
+
+def installed_bots(level: str, family: str, seed: int) -> Bot:
+    """A bot from ``kosti.bots.make_bot``; :class:`KostiError` when there is none of that level."""
+    make = getattr(importlib.import_module("kosti.bots"), "make_bot", None)
+    if make is None:
+        raise KostiError("no bots are installed on this server")
+    try:
+        bot: Bot = make(level, family, seed)
+    except (KostiError, LookupError) as error:
+        raise KostiError(f"no {level} bot for {family} games: {error}") from None
+    return bot
+
+
+@dataclass(eq=False)
+class Room:
+    """A table in memory with the sockets watching it here (each with its seat, or ``None``)."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sockets: dict[WebSocket, int | None] = field(default_factory=dict)
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    since: float = field(default_factory=time.monotonic)
+    """When the table's state was last shown: the turn timer counts from here."""
+
+    def spectators(self) -> int:
+        return sum(1 for seat in self.sockets.values() if seat is None)
+
+    def seconds_left(self) -> float | None:
+        """What is left of the move being timed, if one is."""
+        timer = self.table.settings.timer
+        if timer is None or self.table.seat_to_time() is None:
+            return None
+        return max(0.0, timer - (time.monotonic() - self.since))
+
+
+class Hub:
+    """The tables in memory, loaded from storage on first use; all changes go through here."""
+
+    def __init__(
+        self, store: Store, settings: ServerSettings, bots: BotFactory, bus: Bus | None = None
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.bots = bots
+        self.bus: Bus = bus or LocalBus()
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+        self._advisors: dict[str, Advisor | None] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
+        await self.bus.start(self.published, self.reconnected)
+        if not isinstance(self.bus, LocalBus):
+            self._sweeper = asyncio.create_task(self._sweep())
+
+    # -- tables ------------------------------------------------------------
+
+    async def create(self, body: CreateTable, creator: str | None) -> Table:
+        try:
+            rules = variant(body.variant, body.options)
+        except KostiError as error:
+            raise Refusal("bad_variant", str(error)) from None
+        check_options(rules)
+        if body.timer is not None and body.timer < self.settings.min_timer:
+            raise Refusal("bad_timer", f"a move is given {self.settings.min_timer} seconds at least")
+        if await self._storage(self.store.live) >= self.settings.max_tables:
+            raise Refusal("busy", "this server has as many tables as it can keep: try again later")
+        if self.settings.http_limits and creator is not None:
+            mine = await self._storage(self.store.live, creator)
+            if mine >= self.settings.tables_per_address:
+                raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
+        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
+        return (await self._new_room(settings, creator)).table
+
+    async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
+        seed = secrets.token_bytes(32) if settings.mode == "online" else None
+        table_id = secrets.token_urlsafe(9)
+        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
+        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
+        self.rooms[table_id] = room
+        return room
+
+    async def rematch(self, room: Room, token: str) -> str:
+        """The table of the rematch of ``room``'s game, made now if nobody has asked before:
+        the same game and seats, bots seated, each player's seat kept for them."""
+        async with room.lock:
+            old = room.table
+            if old.rematch is not None:
+                old.seat_of(token)
+                return old.rematch
+            old.plan_rematch(token, "")  # refuse before a table is made for nothing
+            new = await self._new_room(old.settings, None)
+            await self._commit(new, new.table.plan_reserve(old.seats))
+            await self._commit(room, old.plan_rematch(token, new.table.id))
+            return new.table.id
+
+    def open_tables(self, lang: str) -> list[dict[str, Any]]:
+        """The public tables of this process still waiting for players, newest first."""
+        found = []
+        for room in reversed(self.rooms.values()):
+            table = room.table
+            if table.settings.private or table.status != "waiting" or not table.free_seats():
+                continue
+            found.append(
+                {
+                    "id": table.id,
+                    "preset": table.rules.preset.id,
+                    "name": table.rules.preset.name(lang),
+                    "seats": len(table.seats),
+                    "taken": len(table.seats) - table.free_seats(),
+                    "timer": table.settings.timer,
+                    "mode": table.settings.mode,
+                }
+            )
+        return found[:50]
+
+    async def room(self, table_id: str) -> Room:
+        """The table ``table_id``, rebuilt from its log if it is not in memory."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        async with self._loading:
+            room = self.rooms.get(table_id)
+            if room is not None:
+                return room
+            if len(table_id) > 32:
+                raise Refusal("not_found", "there is no such table")
+            stored = await self._storage(self.store.load, table_id)
+            if stored is None:
+                raise Refusal("not_found", "there is no such table")
+            settings = TableSettings.from_json(stored.settings)
+            table = Table(stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in)
+            for entry in stored.events:
+                table.apply(entry)
+            self._trim()
+            room = self.rooms[table_id] = Room(table)
+        # a commit published while the log was read went to nobody here: read it now
+        async with room.lock:
+            await self._catch_up(room)
+        self.kick_bot(room)
+        return room
+
+    async def _storage(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)`` in a thread; an outage is a :class:`Refusal` saying so."""
+        try:
+            return await anyio.to_thread.run_sync(call, *args)
+        except StorageDown:
+            raise Refusal("storage_down", f"{STORAGE_LOST}: try again in a moment") from None
+
+    # -- changes -----------------------------------------------------------
+
+    async def change(self, room: Room, plan: Callable[[Table], list[Event]]) -> None:
+        """Plan events under the table's lock, store them, apply them, show them."""
+        async with room.lock:
+            events = plan(room.table)
+            await self._commit(room, events)
+
+    async def _commit(self, room: Room, events: list[Event]) -> None:
+        """Write ``events`` after the table's version, then apply, show and publish them.
+
+        Storage that cannot be reached is retried for ``storage_retry`` seconds, the
+        table's sockets told meanwhile; a write that another process made first is
+        refused as stale, after reading what it wrote.
+        """
+        if not events:
+            return
+        table = room.table
+        version = table.version
+        if not await self._append(room, version, events):
+            await self._catch_up(room)
+            raise Refusal(
+                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
+            )
+        for entry in events:
+            table.apply(entry)
+        await self.broadcast(room)
+        await self.bus.publish(table.id, version, events)
+        await self._after_change(room)
+
+    async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
+        """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
+        table_id = room.table.id
+        deadline = time.monotonic() + self.settings.storage_retry
+        pause = 0.05
+        retried = False
+        while True:
+            try:
+                await anyio.to_thread.run_sync(self.store.append, table_id, version, events)
+                break
+            except StorageDown:
+                if not retried:
+                    log.warning("storage is unreachable; retrying the write of table %s", table_id)
+                    await self.notify(room, "storage_lost", STORAGE_LOST)
+                    retried = True
+                if time.monotonic() + pause > deadline:
+                    await self.notify(
+                        room, "storage_down", "storage is still unreachable: nothing was changed"
+                    )
+                    raise Refusal(
+                        "storage_down", "storage is unreachable: nothing was changed, try again"
+                    ) from None
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except StoreError:
+                if not retried:
+                    return False
+                # the write may have gone through before the connection broke: is it ours?
+                stored = await self._storage(self.store.since, table_id, version)
+                if _same(stored[: len(events)], events):
+                    break
+                return False
+        if retried:
+            await self.notify(room, "storage_back", "connection to storage restored")
+        return True
+
+    async def _after_change(self, room: Room) -> None:
+        if room.table.over:
+            with contextlib.suppress(Refusal):
+                await self._storage(self.store.finish, room.table.id)
+        self.kick_bot(room)
+        self.wind_clock(room)
+
+    async def _catch_up(self, room: Room) -> bool:
+        """Apply what the log holds beyond the table's version (another process wrote it); any?"""
+        missed = await self._storage(self.store.since, room.table.id, room.table.version)
+        for entry in missed:
+            room.table.apply(entry)
+        if missed:
+            await self.broadcast(room)
+        return bool(missed)
+
+    async def published(self, table_id: str, version: int, events: list[Event]) -> None:
+        """Another process committed ``events`` after ``version``: show them here, in order."""
+        room = self.rooms.get(table_id)
+        if room is None:
+            return
+        async with room.lock:
+            table = room.table
+            if version > table.version:
+                await self._catch_up(room)  # a gap: the log has what was missed
+            else:
+                fresh = events[table.version - version :]
+                for entry in fresh:
+                    table.apply(entry)
+                if fresh:
+                    await self.broadcast(room)
+        self.kick_bot(room)
+        self.wind_clock(room)
+
+    async def reconnected(self) -> None:
+        """The bus was cut off: every table here may have missed commits."""
+        for room in list(self.rooms.values()):
+            async with room.lock:
+                with contextlib.suppress(Refusal):
+                    await self._catch_up(room)
+            self.kick_bot(room)
+
+    # -- showing -----------------------------------------------------------
+
+    async def broadcast(self, room: Room) -> None:
+        """The table's state to every socket here, worded in each one's language (serialised once a
+        language); the turn timer starts again from here."""
+        room.since = time.monotonic()
+        texts: dict[str, str] = {}
+        for socket in list(room.sockets):
+            lang = socket_language(socket)
+            if lang not in texts:
+                message = state_message(room.table, lang, room.seconds_left())
+                texts[lang] = json.dumps(message, separators=(",", ":"))
+            await self._send(room, socket, texts[lang])
+
+    async def notify(self, room: Room, code: str, text: str) -> None:
+        message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
+        await self._send_all(room, json.dumps(message))
+
+    async def _send_all(self, room: Room, text: str) -> None:
+        for socket in list(room.sockets):
+            await self._send(room, socket, text)
+
+    @staticmethod
+    async def _send(room: Room, socket: WebSocket, text: str) -> None:
+        try:
+            await socket.send_text(text)
+        except Exception:  # a socket that cannot be written to has gone
+            log.info("dropping a socket of table %s", room.table.id, exc_info=True)
+            room.sockets.pop(socket, None)
+
+    # -- the clock ---------------------------------------------------------
+
+    def wind_clock(self, room: Room) -> None:
+        """(Re)start the clock of a timed table after a change: the move being timed, or the
+        wait for players who are all away."""
+        if room.clock_task is not None and not room.clock_task.done():
+            room.clock_task.cancel()
+        table = room.table
+        if table.settings.timer is None or table.status != "playing":
+            return
+        if table.seat_to_time() is not None or not table.present():
+            room.clock_task = asyncio.create_task(self._clock(room, table.version))
+
+    async def _clock(self, room: Room, version: int) -> None:
+        timer = room.table.settings.timer or 0
+        try:
+            await asyncio.sleep(max(0.0, timer - (time.monotonic() - room.since)))
+            if not await self.bus.claim(room.table.id):
+                return  # the process that drives this table keeps its clock
+            async with room.lock:
+                table = room.table
+                seat = table.seat_to_time()
+                if seat is not None:
+                    events = table.plan_timeout(seat, version)
+                else:
+                    events = table.plan_abandon(version)
+                await self._commit(room, events)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the clock of table %s stopped", room.table.id)
+
+    # -- bots --------------------------------------------------------------
+
+    def kick_bot(self, room: Room) -> None:
+        """Start the bot of the seat to move, if a bot must move and none is running."""
+        if room.table.bot_to_move() is None:
+            return
+        if room.bot_task is None or room.bot_task.done():
+            room.bot_task = asyncio.create_task(self._run_bots(room))
+
+    async def _run_bots(self, room: Room) -> None:
+        try:
+            while room.table.bot_to_move() is not None:
+                await asyncio.sleep(self.settings.bot_delay)
+                if not await self.bus.claim(room.table.id):
+                    return  # another process drives this table; the sweeper looks again
+                async with room.lock:
+                    table = room.table
+                    events = await anyio.to_thread.run_sync(table.plan_bot_move)
+                    if not events:
+                        return
+                    try:
+                        await self._commit(room, events)
+                    except Refusal as refusal:
+                        if refusal.code == "storage_down":
+                            return
+                        # stale: another process moved first; look at the table again
+        except Exception:
+            log.exception("the bots of table %s stopped", room.table.id)
+
+    async def _sweep(self) -> None:
+        """Now and then, start the bots and clocks of every table here that are due but stopped
+        (they stop when another process holds the lease: that process may be dead by now)."""
+        while True:
+            await asyncio.sleep(self.settings.lease)
+            for room in list(self.rooms.values()):
+                self.kick_bot(room)
+                if room.clock_task is None or room.clock_task.done():
+                    self.wind_clock(room)
+
+    # -- memory ------------------------------------------------------------
+
+    def release(self, room: Room) -> None:
+        """Forget a table nobody watches and no bot plays (storage keeps it)."""
+        if self._idle(room):
+            self.rooms.pop(room.table.id, None)
+
+    @staticmethod
+    def _idle(room: Room) -> bool:
+        quiet = all(task is None or task.done() for task in (room.bot_task, room.clock_task))
+        return quiet and not room.sockets and not room.lock.locked()
+
+    def _trim(self) -> None:
+        """Keep at most ``max_rooms`` tables in memory by forgetting idle ones (oldest loaded first)."""
+        for table_id in [t for t, room in self.rooms.items() if self._idle(room)]:
+            if len(self.rooms) < self.settings.max_rooms:
+                break
+            self.rooms.pop(table_id, None)
+
+    # -- hints -------------------------------------------------------------
+
+    def advisor(self, family: str) -> Advisor | None:
+        """The bot that gives hints for ``family`` games, if one can."""
+        if family not in self._advisors:
+            found: Advisor | None = None
+            for level in self.settings.hint_levels:
+                try:
+                    bot = self.bots(level, family, 0)
+                except KostiError:
+                    continue
+                if isinstance(bot, Advisor):
+                    found = bot
+                    break
+            self._advisors[family] = found
+        return self._advisors[family]
+
+    async def hint(self, room: Room, message: HintMessage, lang: str = "en") -> dict[str, Any]:
+        """The advisor's best decisions (:class:`~kosti.bots.base.Advice`) and the hint line of the
+        terminal game in ``lang`` (:func:`kosti.phrases.hint_text`)."""
+        async with room.lock:
+            state = room.table.check_hint(message.token, message.version)
+        advisor = self.advisor(room.table.rules.family)
+        if advisor is None:
+            raise Refusal("no_hints", "no bot here can advise on this game")
+        advice = await anyio.to_thread.run_sync(advisor.advise, state)
+        style = "cards" if getattr(room.table.rules.options, "faces", "pips") == "cards" else "pips"
+        return {
+            "type": "hint",
+            "version": message.version,
+            "text": hint_text(room.table.rules.family, advice, catalog(lang), style, state),
+            "advice": [
+                {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
+            ],
+        }
+
+    async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for room in self.rooms.values():
+            for task in (room.bot_task, room.clock_task):
+                if task is not None:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+        await self.bus.close()
+        self.store.close()
+
+
+def _same(stored: list[Event], ours: list[Event]) -> bool:
+    def key(events: list[Event]) -> str:
+        return json.dumps([list(e) for e in events], sort_keys=True)
+
+    return key(stored) == key(ours)
+
+
+def socket_language(socket: WebSocket) -> str:
+    """The language a socket asked for (``/ws/{id}?lang=ru``): ``ru`` or ``en``."""
+    return "ru" if socket.query_params.get("lang") == "ru" else "en"
+
+
+def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
+    """The ``state`` message: the table as ``lang``'s readers see it, with the timed move's time left."""
+    view = table.view(lang)
+    view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
+    return {"type": "state", "version": table.version, "table": view}
+
+
+def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:
+    return {
+        "type": "error",
+        "code": refusal.code,
+        "reason": refusal.reason,
+        "version": table.version if table else None,
+    }

@@ -1,0 +1,134 @@
+"""What a client may ask of a server: names people can tell apart, and games that end.
+
+Names. A name is normalised (NFKC, so that full-width and compatibility forms
+become the plain letters they look like), must fit :data:`NAME_WIDTH` columns
+(a wide East Asian character takes two), carries at most :data:`MARKS_PER_LETTER`
+combining marks on a letter (no "Zalgo" text), keeps each word in one script
+(Unicode TR39's single-script rule: «Аnna» with a Cyrillic А is refused), and is
+refused when its *skeleton* equals another seat's: the skeleton maps the Cyrillic
+and Greek letters that TR39's confusables list draws like Latin ones to those
+Latin letters, then case-folds.
+
+Options. Every whole-number option of RULES.md (§1 sheet, §2 «Тысяча», §3 showdown)
+has bounds here, so that no table can be created for a game that never ends
+(``target=1000000000``) or that takes a server's memory (``rounds=10**9``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from typing import Any
+
+from kosti.rules.presets import Variant
+from kosti.server.refusal import Refusal
+
+NAME_WIDTH = 24
+"""Columns a name may take on screen."""
+
+MARKS_PER_LETTER = 2
+"""Combining marks one letter may carry («й» and «ё» are one letter after NFKC anyway)."""
+
+# From Unicode TR39 confusables.txt: the Cyrillic and Greek letters whose glyphs are
+# those of Latin letters (upper and lower case), mapped to those letters.
+_LOOKALIKES = str.maketrans(
+    "АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχ",
+    "ABESIJKMHOPCTXYaeijopcxysdqwhlABEZHIKMNOPTYXaikvopux",
+)
+
+OPTION_BOUNDS: dict[str, tuple[int, int]] = {
+    # common (RULES.md §0)
+    "stake": (0, 1_000),
+    # the sheet (§1)
+    "poker_bonus": (0, 1_000),
+    "four_bonus": (0, 1_000),
+    "upper_bonus_points": (0, 1_000),
+    "upper_penalty_points": (0, 1_000),
+    "upper_threshold": (0, 1_000),
+    "bank_value": (0, 1_000),
+    "extra_yahtzee_bonus": (0, 1_000),
+    "throws": (1, 10),
+    # «Тысяча» (§2): a turn scores a few hundred at most, so every bound below lets a game end
+    "target": (100, 10_000),
+    "opening": (0, 500),
+    "opening_fail_penalty": (0, 1_000),
+    "opening_fail_every": (1, 100),
+    "pits": (0, 10_000),
+    "overtake_penalty": (0, 1_000),
+    "dump_at": (0, 10_000),
+    "bolt_limit": (0, 100),
+    "bolt_penalty": (0, 1_000),
+    "barrel_at": (0, 10_000),
+    "barrel_attempts": (0, 100),
+    "fall_penalty": (0, 1_000),
+    "falls_limit": (0, 100),
+    "dots_limit": (0, 100),
+    # showdown (§3)
+    "ante": (0, 1_000),
+    "rounds": (1, 100),
+}
+"""The least and the most each whole-number option (or each number in it) may be."""
+
+
+def check_options(rules: Variant) -> None:
+    """:class:`Refusal` ``bad_variant`` when an option lies outside :data:`OPTION_BOUNDS`."""
+    for field in dataclasses.fields(rules.options):
+        value = getattr(rules.options, field.name)
+        numbers = list(_numbers(value))
+        if not numbers:
+            continue
+        if field.name not in OPTION_BOUNDS:
+            raise Refusal("bad_variant", f"option {field.name} has no bounds on this server")
+        low, high = OPTION_BOUNDS[field.name]
+        for number in numbers:
+            if not low <= number <= high:
+                why = f"option {field.name} lies between {low} and {high}, not {number}"
+                raise Refusal("bad_variant", why)
+
+
+def _numbers(value: Any) -> list[int]:
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [n for item in value for n in _numbers(item)]
+    return []
+
+
+def normalize_name(name: str) -> str:
+    """The name as it will be shown (NFKC, trimmed), or :class:`Refusal` ``bad_name`` saying why."""
+    name = unicodedata.normalize("NFKC", name).strip()
+    if not name:
+        raise Refusal("bad_name", "a name needs at least one letter")
+    width = 0
+    marks = 0
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise Refusal("bad_name", "a name is made of printable characters")
+        if category in ("Mn", "Me"):
+            marks += 1
+            if marks > MARKS_PER_LETTER:
+                raise Refusal("bad_name", f"a letter carries at most {MARKS_PER_LETTER} marks")
+            continue
+        marks = 0
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    if width > NAME_WIDTH:
+        raise Refusal("bad_name", f"a name takes at most {NAME_WIDTH} columns on screen")
+    for word in re.findall(r"[^\W\d_]+", name):
+        scripts = {_script(ch) for ch in word}
+        if len(scripts) > 1:
+            raise Refusal("bad_name", f"each word of a name is written in one alphabet: {word!r} mixes them")
+    return name
+
+
+def skeleton(name: str) -> str:
+    """What a name looks like: two names with one skeleton cannot be told apart at a glance."""
+    return unicodedata.normalize("NFKC", name).translate(_LOOKALIKES).casefold()
+
+
+def _script(ch: str) -> str:
+    """The script of a letter, from its Unicode name (``LATIN``, ``CYRILLIC``, ``GREEK`` …)."""
+    return unicodedata.name(ch, "UNKNOWN").split(" ", 1)[0]

@@ -1,0 +1,224 @@
+"""Play over a table's WebSocket ``/ws/{id}``: the state after every change, actions and hints in.
+
+On connecting (``/ws/{id}?lang=ru`` for the log and bot names in Russian) the client
+gets ``{"type": "state", "version", "table"}`` and gets one again after every change.
+It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hint",
+"version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``), ``{"type":
+"hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
+scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
+"version", "token", "throw", "faces"}``; a refused message is answered
+``{"type": "error", "code", "reason", "version"}`` and changes nothing, and
+``{"type": "notice", "code", "reason"}`` tells of trouble on the server's side
+(``storage_lost``: the change waits for storage to come back).
+
+Who gets in: a page of another origin than the server's (or the configured ones) is
+refused before the handshake. A seated player always gets in (by ``hello``, or an
+action); people without a seat get ``spectators`` places, and a silent spectator is
+closed after ``idle_timeout``. Only JSON text frames are read: a binary frame closes
+the socket, as does a message over ``message_limit`` bytes; every frame counts
+against the socket's rate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+
+from kosti.server.hub import Hub, Room, error_message, socket_language, state_message
+from kosti.server.messages import (
+    ActionMessage,
+    EditMessage,
+    HelloMessage,
+    HintMessage,
+    UndoMessage,
+    client_message,
+    reason,
+)
+from kosti.server.refusal import Refusal
+from kosti.server.routes.deps import HubDep, SettingsDep
+from kosti.server.settings import ServerSettings, TokenBucket
+from kosti.server.table import Event, Table
+
+router = APIRouter()
+
+
+def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
+    """Whether the page that opens this socket may: no Origin (not a browser), the server's own
+    origin (same host and port as the request's Host), or one of ``allowed_origins``."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if "*" in settings.allowed_origins or origin.rstrip("/") in settings.allowed_origins:
+        return True
+    host = websocket.headers.get("host")
+    return host is not None and urlsplit(origin).netloc.lower() == host.lower()
+
+
+class Connection:
+    """One socket at one table: its seat once known, its rate, what it sends."""
+
+    def __init__(self, hub: Hub, room: Room, websocket: WebSocket, settings: ServerSettings) -> None:
+        self.hub = hub
+        self.room = room
+        self.websocket = websocket
+        self.settings = settings
+        self.bucket = TokenBucket(settings.rate, settings.burst)
+
+    @property
+    def seat(self) -> int | None:
+        return self.room.sockets.get(self.websocket)
+
+    async def receive(self, timeout: float | None, silent: tuple[str, str] = ("idle", "")) -> str | None:
+        """The next text message, or ``None`` when the socket is (to be) closed; after ``timeout``
+        seconds of silence it is closed with the refusal ``silent``."""
+        try:
+            incoming = await asyncio.wait_for(self.websocket.receive(), timeout)
+        except TimeoutError:
+            await self.refuse(silent[0], silent[1] or "this socket said nothing for too long")
+            await self.websocket.close(code=1001 if silent[0] == "idle" else 1013)
+            return None
+        if incoming["type"] == "websocket.disconnect":
+            return None
+        if not self.bucket.take():
+            await self.refuse("rate_limited", "too many messages: slow down")
+            return ""
+        text: str | None = incoming.get("text")
+        if text is None:
+            await self.refuse("bad_message", "messages are JSON text; binary frames are not read")
+            await self.websocket.close(code=1003)
+            return None
+        if len(text) > self.settings.message_limit or len(text.encode()) > self.settings.message_limit:
+            await self.refuse("too_large", f"a message is {self.settings.message_limit} bytes at most")
+            await self.websocket.close(code=1009)
+            return None
+        return text
+
+    def sit(self, seat: int) -> None:
+        """Count this socket as ``seat``'s; the seat's oldest socket goes beyond ``seat_sockets``."""
+        sockets = self.room.sockets
+        sockets[self.websocket] = seat
+        mine = [ws for ws, s in sockets.items() if s == seat]
+        for old in mine[: max(0, len(mine) - self.settings.seat_sockets)]:
+            sockets.pop(old, None)
+            asyncio.get_running_loop().create_task(_close(old, 4009))
+
+    async def refuse(self, code: str, why: str) -> None:
+        await self.send(error_message(Refusal(code, why), self.room.table))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.websocket.send_json(message)
+
+    async def send_state(self) -> None:
+        """The table as this socket's reader sees it (``?lang=``), with the clock's time left."""
+        lang = socket_language(self.websocket)
+        await self.send(state_message(self.room.table, lang, self.room.seconds_left()))
+
+    async def handle(self, text: str) -> None:
+        try:
+            message = client_message.validate_json(text)
+        except ValidationError as error:
+            await self.refuse("bad_message", reason(error))
+            return
+        try:
+            if isinstance(message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage):
+                self.sit(self.room.table.seat_of(message.token))
+            if isinstance(message, ActionMessage | UndoMessage | EditMessage):
+                await self.hub.change(self.room, _planner(message))
+            elif isinstance(message, HintMessage):
+                await self.send(await self.hub.hint(self.room, message, socket_language(self.websocket)))
+            elif isinstance(message, HelloMessage):
+                await self.send_state()
+            else:
+                await self.send({"type": "pong", "version": self.room.table.version})
+        except Refusal as refusal:
+            await self.send(error_message(refusal, self.room.table))
+            if refusal.code == "stale":
+                await self.send_state()
+
+
+def _planner(message: ActionMessage | UndoMessage | EditMessage) -> Callable[[Table], list[Event]]:
+    """What a move, an undo or an edit plans at the table."""
+
+    def plan(table: Table) -> list[Event]:
+        if isinstance(message, ActionMessage):
+            return table.plan_action(message.token, message.version, message.action)
+        if isinstance(message, UndoMessage):
+            return table.plan_undo(message.token, message.version)
+        return table.plan_edit(message.token, message.version, message.throw, message.faces)
+
+    return plan
+
+
+async def _close(websocket: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code)
+
+
+@router.websocket("/ws/{table_id}")
+async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: SettingsDep) -> None:
+    if not origin_allowed(websocket, settings):
+        await websocket.close(code=1008)  # before the handshake: the browser sees a 403
+        return
+    await websocket.accept()
+    try:
+        room = await hub.room(table_id)
+    except Refusal as refusal:
+        await websocket.send_json(error_message(refusal, None))
+        await websocket.close(code=4404 if refusal.code == "not_found" else 1011)
+        return
+    connection = Connection(hub, room, websocket, settings)
+    try:
+        pending: str | None = ""
+        if room.spectators() >= settings.spectators:
+            pending = await _seated(connection)
+            if pending is None:
+                return
+        room.sockets.setdefault(websocket, None)
+        await connection.send_state()
+        if pending:
+            await connection.handle(pending)
+        while True:
+            timeout = settings.idle_timeout if connection.seat is None else None
+            text = await connection.receive(timeout)
+            if text is None:
+                break
+            if text:
+                await connection.handle(text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.sockets.pop(websocket, None)
+        hub.release(room)
+
+
+CROWDED = ("crowded", "too many people watch this table; a seated player gets in with hello")
+
+
+async def _seated(connection: Connection) -> str | None:
+    """At a table full of spectators: whether this socket shows a seat's token in time.
+
+    ``None``: it did not, and is closed; else its first message still to be handled
+    (``""`` for a ``hello``, which needs no more).
+    """
+    text = await connection.receive(connection.settings.hello_timeout, CROWDED)
+    if text is None:
+        return None
+    message = None
+    with contextlib.suppress(ValidationError):
+        message = client_message.validate_json(text)
+    if isinstance(message, HelloMessage | ActionMessage | HintMessage):
+        try:
+            connection.sit(connection.room.table.seat_of(message.token))
+        except Refusal:
+            pass
+        else:
+            return "" if isinstance(message, HelloMessage) else text
+    await connection.refuse(*CROWDED)
+    await connection.websocket.close(code=1013)
+    return None

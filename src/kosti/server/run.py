@@ -1,0 +1,100 @@
+"""Running a server: one process (SQLite by default), or N worker processes behind one address.
+
+With ``workers > 1`` uvicorn starts N processes that share the listening socket, so
+any process may take any connection. They share one PostgreSQL (the log, with its
+unique (table, version) key) and one Redis (each commit published to the others,
+and the lease of each table's bots: :mod:`kosti.server.bus`); both are required.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Any
+
+from sqlalchemy.engine import make_url
+
+from kosti.errors import KostiError
+from kosti.server.settings import ServerSettings
+from kosti.server.store import normalize_url
+
+SETTINGS_VARIABLE = "KOSTI_SERVER_SETTINGS"
+"""How the parent process hands its settings to the worker processes (JSON)."""
+
+
+def check_cluster(settings: ServerSettings, workers: int) -> None:
+    """:class:`KostiError` when ``workers`` processes cannot share what these settings name."""
+    if workers < 1:
+        raise KostiError("--workers is at least 1")
+    if workers == 1:
+        return
+    missing = []
+    url = settings.database_url
+    if not url or make_url(normalize_url(url)).get_backend_name() != "postgresql":
+        missing.append("KOSTI_DATABASE_URL (a PostgreSQL URL such as postgresql://user@127.0.0.1/kosti)")
+    if not settings.redis_url:
+        missing.append("KOSTI_REDIS_URL (such as redis://127.0.0.1:6379/0)")
+    if missing:
+        raise KostiError(
+            f"--workers {workers} needs one database and one Redis for all: set " + " and ".join(missing)
+        )
+
+
+def uvicorn_options(
+    host: str, port: int, settings: ServerSettings, forwarded_allow_ips: str | None, log_level: str = "info"
+) -> dict[str, Any]:
+    """What uvicorn is started with. ``X-Forwarded-For`` is believed only from ``forwarded_allow_ips``
+    (the proxies in front of this server); without them the connecting address is the client's."""
+    return {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        # the page never sends more than a few hundred bytes; the app refuses above message_limit
+        "ws_max_size": 16 * settings.message_limit,
+        "proxy_headers": bool(forwarded_allow_ips),
+        "forwarded_allow_ips": forwarded_allow_ips or "",
+        "ws_ping_interval": 20.0,  # a peer that stops answering pings is dropped after the timeout
+        "ws_ping_timeout": 20.0,
+    }
+
+
+def settings_to_env(settings: ServerSettings) -> str:
+    return json.dumps(dataclasses.asdict(settings))
+
+
+def worker_app() -> Any:
+    """The application of one worker process, from the settings its parent left in the environment."""
+    from kosti.server.app import create_app
+
+    data = json.loads(os.environ[SETTINGS_VARIABLE])
+    for name in ("bot_levels", "hint_levels", "allowed_origins"):
+        if data.get(name) is not None:
+            data[name] = tuple(data[name])
+    return create_app(ServerSettings(**data))
+
+
+def serve(
+    settings: ServerSettings,
+    host: str,
+    port: int,
+    workers: int = 1,
+    forwarded_allow_ips: str | None = None,
+    log_level: str = "info",
+    app: Any = None,
+) -> None:
+    """Serve until stopped: ``app`` (or one made from ``settings``) in this process, or ``workers``
+    worker processes."""
+    import uvicorn
+
+    check_cluster(settings, workers)
+    options = uvicorn_options(host, port, settings, forwarded_allow_ips, log_level)
+    if workers == 1:
+        if app is None:
+            from kosti.server.app import create_app
+
+            app = create_app(settings)
+        uvicorn.run(app, **options)
+        return
+    os.environ[SETTINGS_VARIABLE] = settings_to_env(settings)
+    uvicorn.run("kosti.server.run:worker_app", factory=True, workers=workers, **options)

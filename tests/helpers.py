@@ -1,0 +1,58 @@
+"""What many test modules share: the in-process ``kosti`` command and a partial comparison of JSON.
+
+``from helpers import contains, run_kosti`` works in every test module: pytest puts this
+directory on ``sys.path`` for the ``conftest.py`` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import pytest
+
+from kosti.cli import main
+
+
+class Run:
+    """What one ``kosti`` command did: its exit code, standard output and standard error."""
+
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+
+def run_kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str) -> Run:
+    """Run ``kosti ARGS…`` in-process through :func:`kosti.cli.main`, the entry point of the script,
+    so that usage errors and exit codes take the same path as on a terminal."""
+    capsys.readouterr()  # what the test printed before is not the command's output
+    monkeypatch.setattr(sys, "argv", ["kosti", *args])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    out, err = capsys.readouterr()
+    code = exit_.value.code
+    # sys.exit() and sys.exit(None) mean success; any other non-number is a failure
+    return Run(0 if code is None else code if isinstance(code, int) else 1, out, err)
+
+
+def contains(actual: Any, expected: Any, where: str = "") -> None:
+    """Fail unless everything in ``expected`` is in ``actual`` with the same value.
+
+    Objects may have more keys than expected; lists must have the same length, item by item.
+    The message names the first place that differs (``.players[1].score``).
+    """
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{where}: {actual!r} is not an object"
+        for key, value in expected.items():
+            assert key in actual, f"{where}.{key} is missing"
+            contains(actual[key], value, f"{where}.{key}")
+    elif isinstance(expected, list):
+        assert isinstance(actual, list), f"{where}: {actual!r} is not a list"
+        assert len(actual) == len(expected), f"{where}: {len(actual)} items, not {len(expected)}"
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+            contains(a, e, f"{where}[{i}]")
+    else:
+        assert actual == expected, f"{where}: {actual!r} != {expected!r}"

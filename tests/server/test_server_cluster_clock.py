@@ -1,0 +1,104 @@
+"""Two hubs (as in two worker processes) on one PostgreSQL and one Redis: a timed table's clock
+and the stand-in bots it calls act once per turn, and the survivor takes over when the owner stops."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from server_helpers import fast_settings, first_legal_bots, first_move, postgres_database, redis_url
+
+from kosti.record import Record
+from kosti.server.bus import RedisBus
+from kosti.server.fair import verify
+from kosti.server.hub import Hub
+from kosti.server.refusal import Refusal
+from kosti.server.store import Store
+from kosti.server.table import Event, Table, TableSettings
+
+pytestmark = pytest.mark.timeout(120)
+
+VARIANT = "poker-free(lower=[chance],first_player=seat)"
+
+
+@pytest.fixture
+def urls() -> Iterator[tuple[str, str]]:
+    redis = redis_url()
+    yield from ((database, redis) for database in postgres_database())
+
+
+async def seat(hub: Hub, table_id: str, name: str) -> str:
+    """Seat ``name`` through ``hub``; the seat's token."""
+    room = await hub.room(table_id)
+    token = ""
+
+    def plan(table: Table) -> list[Event]:
+        nonlocal token
+        events, token = table.plan_join(name, name)
+        return events
+
+    await hub.change(room, plan)
+    return token
+
+
+async def play_boris(hub: Hub, table_id: str, token: str, seconds: float, stop: int = 10**6) -> Table:
+    """Move for Boris through ``hub`` whenever it is his turn, for ``seconds``, until the end or
+    until version ``stop``."""
+    room = await hub.room(table_id)
+    boris = room.table.seat_of(token)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while loop.time() < until and not room.table.over and room.table.version < stop:
+        game = room.table.view()["game"]
+        if room.table.current_seat() == boris and game is not None:
+            move = first_move(game)
+            version = room.table.version
+
+            def plan(table: Table, move: Any = move, version: int = version) -> list[Event]:
+                return table.plan_action(token, version, move)
+
+            with contextlib.suppress(Refusal):
+                await hub.change(room, plan)
+        await asyncio.sleep(0.02)
+    return room.table
+
+
+@pytest.mark.asyncio
+async def test_a_turn_timer_acts_once_and_passes_to_the_survivor(urls: tuple[str, str]) -> None:
+    database, redis = urls
+    settings = fast_settings(database, redis_url=redis, lease=0.3, bot_delay=0.02, stand_in="first")
+    hubs = [
+        Hub(Store(database), settings, first_legal_bots, RedisBus(redis, settings.lease)) for _ in range(2)
+    ]
+    for hub in hubs:
+        await hub.start()
+    try:
+        room = await hubs[0]._new_room(TableSettings(VARIANT, 2, timer=1), None)
+        table_id = room.table.id
+        await seat(hubs[0], table_id, "Anna")  # who never moves: her clock runs out, once
+        boris = await seat(hubs[1], table_id, "Boris")
+        await play_boris(hubs[1], table_id, boris, 30.0, stop=12)  # meanwhile her stand-in plays
+        assert not room.table.over
+        assert "timeout" in [entry["kind"] for entry in room.table.log]
+        # the process that drives the table stops without a word; the other takes over
+        owner = 0 if await hubs[0].bus.claim(table_id) else 1
+        await hubs[owner].close()
+        table = await play_boris(hubs[1 - owner], table_id, boris, 60.0)
+        assert table.over, f"the game stopped at version {table.version}"
+        stored = Store(database)
+        log = stored.load(table_id)
+        stored.close()
+        assert log is not None
+        kinds = [kind for kind, _ in log.events]
+        assert kinds.count("timeout") == 1  # once, though both processes ran her clock
+        assert "abandon" not in kinds
+        record = table.record()
+        assert len(record.turns) == 2 * 7  # every turn once
+        assert verify(Record.from_json(record.to_json())).fair
+    finally:
+        for hub in hubs:
+            with contextlib.suppress(Exception):
+                await hub.close()

@@ -1,0 +1,103 @@
+"""Hints say what they mean: in «Тысяча» what a stop banks now (exact) apart from the
+heuristic's estimate, the runner-up as the "next best", and Russian plurals that agree."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from kosti.actions import SetAside, Stop, Throw
+from kosti.bots.base import Advice
+from kosti.games.thousand.game import ThousandState
+from kosti.i18n import Catalog
+from kosti.phrases import hint_text
+from kosti.roller import ScriptedDice
+from kosti.rules.presets import variant
+from kosti.tui.session import Seat, Session
+
+
+def thousand_state(total: int) -> ThousandState:
+    session = Session.new(variant("thousand-classic"), [Seat("Anna"), Seat("Boris")], ScriptedDice([]))
+    state = session.state
+    assert isinstance(state, ThousandState)
+    return replace(state, turn_total=total, pending=0)
+
+
+@pytest.mark.parametrize(
+    ("n", "words"),
+    [
+        (1, "записывает 1 очко сейчас"),
+        (21, "записывает 21 очко сейчас"),
+        (24, "записывает 24 очка сейчас"),
+        (22, "записывает 22 очка сейчас"),
+        (25, "записывает 25 очков сейчас"),
+        (11, "записывает 11 очков сейчас"),
+        (12, "записывает 12 очков сейчас"),
+        (111, "записывает 111 очков сейчас"),
+        (122, "записывает 122 очка сейчас"),
+        (135, "записывает 135 очков сейчас"),
+    ],
+)
+def test_russian_plurals_agree_with_the_points(n: int, words: str) -> None:
+    advice = [Advice(Stop(), float(n), 0.0)]
+    assert words in hint_text("thousand", advice, Catalog("ru"), "pips", thousand_state(n))
+
+
+def test_english_plurals() -> None:
+    t = Catalog("en")
+    assert "banks 1 point now" in hint_text(
+        "thousand", [Advice(Stop(), 1.0, 0.0)], t, "pips", thousand_state(1)
+    )
+    assert "banks 5 points now" in hint_text(
+        "thousand", [Advice(Stop(), 5.0, 0.0)], t, "pips", thousand_state(5)
+    )
+
+
+def test_a_thousand_stop_says_what_it_banks_apart_from_the_estimate() -> None:
+    # the issue's case: stopping banks exactly 135; the heuristic adds 25 for half an overtaking penalty
+    advice = [Advice(Stop(), 160.0, 0.0), Advice(Throw(), 147.7, 12.3)]
+    line = hint_text("thousand", advice, Catalog("en"), "pips", thousand_state(135))
+    assert line == (
+        "Best: stop (banks 135 points now; the heuristic's estimate ≈ 160, "
+        "+25 for the table: overtaking, pits, bolts) · next best: throw on, −12.3"
+    )
+    assert "then" not in line
+
+
+def test_setting_aside_says_the_points_it_adds() -> None:
+    state = replace(thousand_state(50), dice=(1, 5, 2, 3, 3), choosing=True)
+    advice = [Advice(SetAside((1,)), 210.0, 0.0), Advice(SetAside((1, 5)), 200.0, 10.0)]
+    line = hint_text("thousand", advice, Catalog("ru"), "pips", state)
+    assert "+10 очков к ходу" in line
+    assert "следующий по силе: отложить 1 5, −10" in line
+
+
+def test_settlement_is_a_decimal_with_the_exact_fraction_beside_it() -> None:
+    from fractions import Fraction
+
+    from kosti.tui.end_screen import settlement_text
+
+    assert settlement_text(Fraction(347, 2)).plain == "+173.5 (+347/2)"
+    assert settlement_text(Fraction(-5, 3)).plain == "−1.67 (−5/3)"
+    assert settlement_text(Fraction(-5, 3), decimal_comma=True).plain == "−1,67 (−5/3)"
+    assert settlement_text(Fraction(12)).plain == "+12"
+    assert settlement_text(0).plain == "0"
+
+
+def test_the_rules_screen_is_this_tables() -> None:
+    from kosti.tui.help_screen import rules_markdown
+
+    classic = rules_markdown(variant("thousand-classic"), Catalog("en"))
+    assert "This table: opening 50, pits 200–300, 600–700, barrel 880 × 3" in classic
+    assert "Overtaking** a player costs them 50" in classic
+    v2 = rules_markdown(variant("thousand-v2"), Catalog("ru"))
+    assert "За этим столом: открытие 75, бочка с потолком 850." in v2
+    for absent in ("Обгон", "Самосвал", "Болты", "Ямы", "обгон"):
+        assert absent not in v2, absent  # thousand-v2 has none of these penalties
+    for raw in ("rolloff", "choice", "capped", "false", "True", "None"):
+        assert raw not in v2, raw  # values in words, in Russian
+    assert "| Откладывание костей | на выбор |" in v2
+    fences = rules_markdown(variant("poker-fences"), Catalog("en"))
+    assert "Upper bonus threshold" not in fences  # the sign rule has no threshold
+    assert "| Scratching | yes |" in fences
