@@ -36,6 +36,8 @@ Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
 
 CHANNEL = "kosti:table:"
+REDIS_CONNECTIONS = 64
+"""Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
 
 # take the lease when free, or renew it when it is ours; 1 when the caller holds it
@@ -85,7 +87,11 @@ class RedisBus:
     def __init__(self, url: str, lease: float) -> None:
         from redis import asyncio as aioredis
 
-        self.redis = aioredis.from_url(url, decode_responses=True)
+        # a blocking pool: a burst of commits waits for a connection instead of failing to publish
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=30, decode_responses=True
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.lease_ms = max(1, round(lease * 1000))
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._claim = self.redis.register_script(_CLAIM)
@@ -149,10 +155,14 @@ class RedisBus:
 
     async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
-        try:
-            await self.redis.publish(CHANNEL + table_id, payload)
-        except Exception:  # committed already: the others catch up from the log on their next message
-            log.warning("could not publish version %d of table %s", version + 1, table_id, exc_info=True)
+        for attempt in range(3):
+            try:
+                await self.redis.publish(CHANNEL + table_id, payload)
+                return
+            except Exception:  # committed already: the others catch up from the log on their next message
+                if attempt == 2:
+                    log.warning("could not publish version %d of %s", version + 1, table_id, exc_info=True)
+                await asyncio.sleep(0.1 * (attempt + 1))
 
     async def claim(self, table_id: str) -> bool:
         try:

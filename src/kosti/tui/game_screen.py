@@ -92,7 +92,7 @@ class GameScreen(Screen[None]):
         self.small = is_small(self.app.size)
         self._shown_log = 0
         board = board_for(self.session.family, small=self.small)
-        log = RichLog(id="log", wrap=True, markup=False)
+        log = RichLog(id="log", wrap=True, markup=False, min_width=16)
         if not self.small:
             yield Header()
             with Horizontal(id="main"):
