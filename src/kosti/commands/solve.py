@@ -257,13 +257,6 @@ def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
         )
 
 
-def _action_json(action: Any) -> Any:
-    """An action as a record writes it; throwing on, which a record leaves implicit, is ``"throw"``."""
-    from kosti.actions import Throw
-
-    return "throw" if isinstance(action, Throw) else to_json(action)
-
-
 def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
     return [
         {"action": _action_json(a.action), "text": str(a.action), "value": a.value, "loss": a.loss}
