@@ -15,7 +15,7 @@ from kosti.actions import Action, Hold, Roll, Score, Stop
 from kosti.errors import IllegalActionError, RecordError
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.record import Record, Recorder, Turn, load, replay, states
+from kosti.record import Record, Recorder, Turn, load, replay, states, written_steps
 from kosti.roller import SeededDice
 from kosti.rules import PRESETS, variant
 
@@ -264,3 +264,17 @@ def test_resume_after_a_decision_the_record_does_not_show() -> None:
     live.apply(Roll((6, 6, 6, 6, 6)))
     assert resumed.state == live.state
     assert resumed.record.to_json() == live.record.to_json()
+
+
+def test_a_written_roll_stands_for_the_decision_to_throw_on_where_one_is_due() -> None:
+    rules = variant("poker-classic")
+    engine = engine_for(rules)
+    state = engine.new_game(rules, ["A"])
+    assert written_steps(engine, state, Roll((1, 2, 3, 4, 6))) == [Roll((1, 2, 3, 4, 6))]
+    state = engine.apply(state, Roll((1, 2, 3, 4, 6)))
+    assert written_steps(engine, state, Roll((6, 6, 6, 1, 2))) == [Hold(()), Roll((6, 6, 6, 1, 2))]
+    assert written_steps(engine, state, Score("chance")) == [Score("chance")]
+    for _ in range(2):
+        state = engine.apply(engine.apply(state, Hold(())), Roll((1, 2, 3, 4, 6)))
+    with pytest.raises(IllegalActionError, match="no throw is allowed"):
+        written_steps(engine, state, Roll((1, 2, 3, 4, 6)))  # three throws made

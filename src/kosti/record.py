@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
-from kosti.errors import KostiError, RecordError
+from kosti.errors import IllegalActionError, KostiError, RecordError
 from kosti.events import Event, Events
 from kosti.games import engine_for
-from kosti.games.base import GameState
+from kosti.games.base import Engine, GameState
 from kosti.rules.presets import Variant, variant
 
 
@@ -115,6 +115,33 @@ def load(path: str | Path) -> Record:
     return Record.from_json(data)
 
 
+def written_steps(engine: Engine[Any], state: GameState, action: Action) -> list[Action]:
+    """The actions that ``action``, as a record writes it, stands for in ``state`` (RULES.md §5):
+    a roll where the player must first decide to throw on stands for that decision (the
+    engine's :meth:`~kosti.games.base.Engine.implicit_throw`), then the roll.
+    :class:`~kosti.errors.IllegalActionError` when no throw is allowed there."""
+    if not isinstance(action, Roll) or engine.to_throw(state) != 0 or engine.is_finished(state):
+        return [action]
+    implied = engine.implicit_throw(state)
+    if implied is None:
+        raise IllegalActionError("no throw is allowed now")
+    return [implied, action]
+
+
+def apply_written(engine: Engine[Any], state: GameState, action: Action) -> list[tuple[Action, GameState]]:
+    """Each of the :func:`written_steps` of ``action`` with the state after it; the last
+    state carries the events of them all. Nothing is changed when any step is refused."""
+    applied: list[tuple[Action, GameState]] = []
+    events: Events = ()
+    for step in written_steps(engine, state, action):
+        state = engine.apply(state, step)
+        events += state.events
+        applied.append((step, state))
+    if len(applied) > 1:  # a decision to throw on changes no score, but its events would count
+        applied[-1] = (applied[-1][0], replace(state, events=events))
+    return applied
+
+
 def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
     """Replay ``record``, yielding (turn, action, state) after every action (1-based).
 
@@ -140,16 +167,7 @@ def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
             if state.turn != start or engine.is_finished(state):
                 raise RecordError(f"the turn is already over, {action} is one action too many", t, a)
             try:
-                implied_events: Events = ()
-                if isinstance(action, Roll) and engine.to_throw(state) == 0:
-                    implied = engine.implicit_throw(state)
-                    if implied is None:
-                        raise KostiError("no throw is allowed now")
-                    state = engine.apply(state, implied)
-                    implied_events = state.events
-                state = engine.apply(state, action)
-                if implied_events:  # pragma: no cover - a decision to throw on changes no score
-                    state = replace(state, events=implied_events + state.events)
+                state = apply_written(engine, state, action)[-1][1]
             except KostiError as error:
                 raise RecordError(f"{action}: {error}", t, a) from None
             yield t, a, state
@@ -197,27 +215,15 @@ class Recorder:
         return recorder
 
     def apply(self, action: Action) -> GameState:
-        """Apply ``action`` and log it in the record. A refused action changes nothing: nor
-        does the decision to throw on that a refused bare roll implies (RULES.md §4)."""
-        state = self.state
-        steps = [action]
-        if isinstance(action, Roll) and self.engine.to_throw(state) == 0:
-            # a bare roll where the player must first decide to throw on: the roll
-            # implies that decision, as it does in a record (a resumed game stops there)
-            implied = self.engine.implicit_throw(state)
-            if implied is not None:
-                steps = [implied, action]
-        # every step is applied before anything is kept, so that a refused roll keeps no throw on
-        applied: list[tuple[Action, GameState, GameState]] = []
-        events: Events = ()
-        for step in steps:
-            after: GameState = self.engine.apply(state, step)
-            applied.append((step, state, after))
-            events += after.events
-            state = after
-        for step, before, after in applied:
+        """Apply ``action`` and log it in the record. A bare roll where the player must first
+        decide to throw on makes that decision too (:func:`written_steps`), as in a record (a
+        resumed game stops there). A refused action changes nothing: nor does the decision
+        that a refused roll implies (RULES.md §4)."""
+        applied = apply_written(self.engine, self.state, action)
+        before = self.state
+        for step, after in applied:
             self.log(before, step, after)
-        self.state = replace(state, events=events) if len(steps) > 1 else state
+            before = after
         return self.state
 
     def log(self, before: GameState, action: Action, after: GameState) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,25 @@ def test_bad_arguments_exit_2_with_one_line(kosti: Any, started: list[PlayConfig
     assert result.out == ""
     assert len(result.err.strip().splitlines()) == 1
     assert started == []
+
+
+@pytest.mark.parametrize(
+    ("variant", "roll", "best"),
+    [
+        # three 1s and a 5 with one die left: stopping at 105 beats a one-die throw (RULES.md §3)
+        ("thousand-classic", [1, 1, 1, 5, 2], "stop"),
+        # a showdown hand of two pairs: holding both pairs comes first (RULES.md §2)
+        ("poker-showdown", [4, 4, 6, 6, 1], "hold 4 4 6 6"),
+    ],
+)
+def test_hint_reads_a_record_of_every_family(
+    kosti: Any, tmp_path: Path, variant: str, roll: list[int], best: str
+) -> None:
+    record = tmp_path / "game.json"
+    turns = [{"player": "Anna", "actions": [{"roll": roll}]}]
+    record.write_text(json.dumps({"variant": variant, "players": ["Anna", "Boris"], "turns": turns}))
+    data = kosti("hint", "--record", str(record), "--json").json()
+    assert data["player"] == "Anna"
+    assert data["decisions"][0]["text"] == best
+    assert data["decisions"][0]["loss"] == 0
+    assert kosti("hint", "--record", str(record)).code == 0

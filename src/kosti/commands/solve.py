@@ -78,8 +78,16 @@ def solve(
 
 def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
     return [
-        {"action": to_json(a.action), "text": str(a.action), "value": a.value, "loss": a.loss} for a in advice
+        {"action": _action_json(a.action), "text": str(a.action), "value": a.value, "loss": a.loss}
+        for a in advice
     ]
+
+
+def _action_json(action: Any) -> Any:
+    """The record form of an action; «Тысяча»'s throw on, which has none, by its notation."""
+    from kosti.actions import Throw
+
+    return str(action) if isinstance(action, Throw) else to_json(action)
 
 
 def hint(
@@ -112,13 +120,19 @@ def hint(
             except json.JSONDecodeError as error:
                 fail(f"--position is not JSON: {error.msg}")
             state = parse_position(data)
-        advisor = SheetAdvisor(cap, progress=bar)
+        from kosti.games import engine_for
         from kosti.games.sheet.game import SheetState
 
-        if isinstance(state, SheetState) and state.finished:
+        if engine_for(state.variant).is_finished(state):
             fail("the game is over: there is nothing to decide")
-        advice = advisor.advise(state)
-        value = advice[0].value if advice else advisor.position_value(state)
+        if not isinstance(state, SheetState):
+            # «Тысяча» and showdown: the heuristic bot ranks them, as H does in the game
+            advice = _heuristic_advice(state)
+            value = advice[0].value if advice else None
+        else:
+            advisor = SheetAdvisor(cap, progress=bar)
+            advice = advisor.advise(state)
+            value = advice[0].value if advice else advisor.position_value(state)
     except KostiError as error:
         fail(str(error))
     finally:
@@ -136,16 +150,32 @@ def hint(
         )
         return
     console = Console()
-    console.print(f"{state.variant.spec}, {player}: expected final score {value:.2f} with optimal play")
+    if value is None or not isinstance(state, SheetState):
+        console.print(f"{state.variant.spec}, {player}: decisions ranked by the heuristic bot")
+    else:
+        console.print(f"{state.variant.spec}, {player}: expected final score {value:.2f} with optimal play")
     if not advice:
         console.print("no decision now: the dice are to be thrown")
         return
     table = Table()
-    for column in ("", "decision", "expected score", "loss"):
+    for column in ("", "decision", "value", "loss"):
         table.add_column(column, justify="right" if column != "decision" else "left")
     for i, a in enumerate(shown, 1):
-        table.add_row(str(i), str(a.action), f"{a.value:.3f}", f"{a.loss:.3f}")
+        worth = "" if a.value is None else f"{a.value:.3f}"
+        table.add_row(str(i), str(a.action), worth, "" if a.loss is None else f"{a.loss:.3f}")
     console.print(table)
+
+
+def _heuristic_advice(state: Any) -> list[Any]:
+    """The heuristic bot's ranking of the decisions now (none while dice are to be thrown)."""
+    from kosti.bots.levels import make_bot
+    from kosti.games import engine_for
+
+    if not engine_for(state.variant).decisions(state):
+        return []
+    bot = make_bot("heuristic", state.variant.family)
+    ranked: list[Any] = bot.advise(state)  # type: ignore[attr-defined]
+    return ranked
 
 
 def report(

@@ -24,18 +24,20 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Coroutine[Any, Any, None]]
 """Called with (table id, version before the events, events) for another process's commit."""
 
 Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
 
 CHANNEL = "kosti:table:"
+REDIS_CONNECTIONS = 64
+"""Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
 
 # take the lease when free, or renew it when it is ours; 1 when the caller holds it
@@ -85,11 +87,16 @@ class RedisBus:
     def __init__(self, url: str, lease: float) -> None:
         from redis import asyncio as aioredis
 
-        self.redis = aioredis.from_url(url, decode_responses=True)
+        # a blocking pool: a burst of commits waits for a connection instead of failing to publish
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=30, decode_responses=True
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.lease_ms = max(1, round(lease * 1000))
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._claim = self.redis.register_script(_CLAIM)
         self._listener: asyncio.Task[None] | None = None
+        self._applying: set[asyncio.Task[None]] = set()
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -131,16 +138,31 @@ class RedisBus:
                 return  # our own commit, applied already
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
-            await published(table_id, int(data["version"]), events)
         except Exception:  # one bad message must not stop the others
-            log.exception("could not apply a published commit")
+            log.exception("could not read a published commit")
+            return
+        # applied in a task of its own: a table busy writing must not hold up the others'
+        # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
+        # each table's commits in version order, reading any it missed from the log
+        task: asyncio.Task[None] = asyncio.create_task(published(table_id, int(data["version"]), events))
+        self._applying.add(task)
+        task.add_done_callback(self._applied)
+
+    def _applied(self, task: asyncio.Task[None]) -> None:
+        self._applying.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("could not apply a published commit", exc_info=task.exception())
 
     async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
         payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
-        try:
-            await self.redis.publish(CHANNEL + table_id, payload)
-        except Exception:  # committed already: the others catch up from the log on their next message
-            log.warning("could not publish version %d of table %s", version + 1, table_id, exc_info=True)
+        for attempt in range(3):
+            try:
+                await self.redis.publish(CHANNEL + table_id, payload)
+                return
+            except Exception:  # committed already: the others catch up from the log on their next message
+                if attempt == 2:
+                    log.warning("could not publish version %d of %s", version + 1, table_id, exc_info=True)
+                await asyncio.sleep(0.1 * (attempt + 1))
 
     async def claim(self, table_id: str) -> bool:
         try:
@@ -155,4 +177,6 @@ class RedisBus:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._listener
+        for task in list(self._applying):
+            task.cancel()
         await self.redis.aclose()

@@ -111,6 +111,8 @@ class Hub:
         except KostiError as error:
             raise Refusal("bad_variant", str(error)) from None
         check_options(rules)
+        if body.timer is not None and body.timer < self.settings.min_timer:
+            raise Refusal("bad_timer", f"a move is given {self.settings.min_timer} seconds at least")
         if await self._storage(self.store.live) >= self.settings.max_tables:
             raise Refusal("busy", "this server has as many tables as it can keep: try again later")
         if self.settings.http_limits and creator is not None:

@@ -33,7 +33,7 @@ class CreateTable(Strict):
     mode: Literal["online", "scorekeeper"] = "online"
     hints: bool = False
     private: bool = False
-    timer: int | None = Field(default=None, ge=10, le=3600, description="Seconds for each move.")
+    timer: int | None = Field(default=None, ge=1, le=3600, description="Seconds for each move.")
 
 
 class JoinTable(Strict):

@@ -78,6 +78,9 @@ class ServerSettings:
     stand_in: str = "heuristic"
     """The level of the bot that plays for a player who ran out of time or left."""
 
+    min_timer: int = 10
+    """The shortest turn timer a table may be created with, in seconds."""
+
 
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once."""

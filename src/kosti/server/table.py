@@ -396,16 +396,20 @@ class Table:
         return gains
 
     def _dice_on_table(self) -> list[int]:
-        """The faces of the last throw of the turn in progress, in the order they came."""
+        """The dice on the table in the turn in progress: those kept from before (where the state
+        keeps all of them, as on a score sheet), then the last throw's faces in the order they came."""
         if self.recorder is None or not self.recorder.record.turns:
             return []
         last = self.recorder.record.turns[-1]
         if len(self.recorder.record.turns) <= self.recorder.state.turn:
             return []  # that turn is over
-        for action in reversed(last.actions):
-            if isinstance(action, Roll):
-                return list(action.faces)
-        return []
+        thrown = next((list(a.faces) for a in reversed(last.actions) if isinstance(a, Roll)), [])
+        kept = list(getattr(self.recorder.state, "dice", ()))
+        for face in thrown:
+            if face not in kept:
+                return thrown  # the state's dice are not the throw's (set aside in «Тысяча»)
+            kept.remove(face)
+        return kept + thrown
 
     def _throws(self) -> list[dict[str, Any]]:
         """The throws typed in so far (scorekeeper), numbered from 1, each with its player."""

@@ -9,11 +9,11 @@ they are and words none of its own. Bots are named in the reader's language.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside
 from kosti.i18n import Catalog, catalog
+from kosti.narrate import Narrator
 from kosti.phrases import dice_text
 
 if TYPE_CHECKING:
@@ -54,9 +54,4 @@ def _action_line(action: Action, name: str, t: Catalog, style: str) -> str | Non
 
 
 def _event_lines(table: Table, events: list[Any], players: list[str], lang: str) -> list[str]:
-    try:
-        narrate = importlib.import_module("kosti.narrate")
-    except ImportError:  # pragma: no cover - the core words its events from kosti.narrate
-        return []
-    narrator = narrate.Narrator(table.rules, players, lang)
-    return [str(line) for line in narrator.describe_all(events)]
+    return Narrator(table.rules, players, lang).describe_all(events) if events else []

@@ -17,7 +17,7 @@ from kosti.bots.base import Advice
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
-from kosti.record import Record, states
+from kosti.record import Record, states, written_steps
 from kosti.rules.options import UPPER_CELLS
 from kosti.solver.model import B_, BANK_COLUMN, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model, bank_gains
 from kosti.solver.tables import Solution, in_parallel, solve
@@ -282,13 +282,7 @@ def judge(record: Record, advisor: SheetAdvisor | None = None) -> list[Judged]:
     judged: list[Judged] = []
     for t, turn in enumerate(record.turns, 1):
         for action in turn.actions:
-            steps: list[Action] = [action]
-            if isinstance(action, Roll) and SHEET.to_throw(state) == 0:  # type: ignore[arg-type]
-                implied = SHEET.implicit_throw(state)  # type: ignore[arg-type]
-                if implied is None:  # pragma: no cover - states() validated the record
-                    raise KostiError("no throw is allowed now")
-                steps = [implied, action]
-            for step in steps:
+            for step in written_steps(SHEET, state, action):
                 if not isinstance(step, Roll):
                     advice = advisor.advise(state)
                     mine = next(a for a in advice if a.action == step)

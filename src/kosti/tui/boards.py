@@ -246,7 +246,7 @@ class SheetBoard(Board):
                 line.append(number(score), style="bold")
             note = line + Text("\n") + note if note.plain else line
             self.styles.width = min(
-                sum(column.get_render_width(table) for column in table.columns.values()) + 7,
+                sum(column.get_render_width(table) for column in table.columns.values()) + 9,
                 self.screen.size.width,
             )
         self.query_one("#sheet-note", Static).update(note)

@@ -35,6 +35,13 @@ def is_small(size: Size) -> bool:
     return size.width < SMALL_WIDTH or size.height < SMALL_HEIGHT
 
 
+def duration(seconds: float, t: Catalog) -> str:
+    """A time to wait, roughly: «about 40 s», «about 3 min»."""
+    if seconds < 60:
+        return t("hint.seconds", n=max(1, round(seconds)))
+    return t("hint.minutes", n=round(seconds / 60))
+
+
 def game_bindings(t: Catalog, family: str) -> list[Binding]:
     """The keys of the table, described in the player's language."""
     pick = "key.set_aside" if family == "thousand" else "key.hold"
@@ -51,6 +58,7 @@ def game_bindings(t: Catalog, family: str) -> list[Binding]:
         Binding("e", "edit", t("key.edit"), key_display="E"),
         Binding("r,f1,question_mark", "rules", t("key.rules"), key_display="R"),
         Binding("q", "quit_game", t("key.quit"), key_display="Q"),
+        Binding("escape", "cancel_hint", "", show=False),
     ]
 
 
@@ -64,6 +72,7 @@ class GameScreen(Screen[None]):
         self.message: Text = Text("")
         self._shown_log = 0
         self._log_of: list[Any] = session.log
+        self._solve_timer: Any = None
         self.narrator = Narrator(session.variant, session.recorder.record.players, t.lang)
         """Words the engine's events, as the web page and the reports do."""
         # the footer shows each key's description, in the player's language: the bindings
@@ -83,7 +92,7 @@ class GameScreen(Screen[None]):
         self.small = is_small(self.app.size)
         self._shown_log = 0
         board = board_for(self.session.family, small=self.small)
-        log = RichLog(id="log", wrap=True, markup=False)
+        log = RichLog(id="log", wrap=True, markup=False, min_width=16)
         if not self.small:
             yield Header()
             with Horizontal(id="main"):
@@ -270,10 +279,43 @@ class GameScreen(Screen[None]):
         self.redraw()
         state = session.state
         self.run_worker(lambda: self._advise(state), thread=True, exclusive=True, group="hint")
+        if self._solve_timer is None:
+            self._solve_timer = self.set_interval(0.25, self._watch_solve)
 
     def _advise(self, state: object) -> None:
-        advice = self.session.advice()
+        from kosti.solver.tables import SolveCancelled
+
+        try:
+            advice = self.session.advice()
+        except SolveCancelled:
+            self.app.call_from_thread(self._hint_stopped)
+            return
         self.app.call_from_thread(self._show_hint, state, advice)
+
+    def _watch_solve(self) -> None:
+        """While a long solve for the hint runs: its progress, the time left, the key to cancel."""
+        progress = self.session.hints.progress
+        if not progress.running:
+            return
+        width = 20
+        filled = round(progress.share * width)
+        bar = "█" * filled + "░" * (width - filled)
+        text = Text(self.t("hint.solving", bar=bar, percent=round(100 * progress.share)), style="cyan")
+        left = progress.seconds_left()
+        if left is not None:
+            text.append("  " + self.t("hint.left", time=duration(left, self.t)), style="cyan")
+        text.append("  " + self.t("hint.cancel_key"), style="grey62")
+        self.message = text
+        self.query_one("#message", Static).update(self.message)
+
+    def action_cancel_hint(self) -> None:
+        progress = self.session.hints.progress
+        if progress.running:
+            progress.cancel()
+
+    def _hint_stopped(self) -> None:
+        self.message = Text(self.t("hint.cancelled"), style="yellow")
+        self.redraw()
 
     def _show_hint(self, state: object, advice: list[Advice]) -> None:
         session = self.session

@@ -28,6 +28,7 @@ from kosti.record import Recorder
 from kosti.roller import DiceSource
 from kosti.rolloff import RollOff
 from kosti.rules.presets import Variant
+from kosti.tui.advice import Hints
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,7 @@ class Session:
         self.undo_allowed = not self._bots or dice is None
         """Moves may be taken back: by default in games of people only, and always in
         scorekeeper mode (a table option: :class:`~kosti.tui.app.PlayConfig` ``undo``)."""
-        self._advice: tuple[GameState, list[Advice]] | None = None
-        self._adviser: Any = None
+        self.hints = Hints(self.family)
         self._sync_table()
 
     @classmethod
@@ -486,7 +486,6 @@ class Session:
         self.log = []
         self.table = []
         self.marked = set()
-        self._advice = None
         played = 0
         for action in actions:
             if not self._legal(action):
@@ -530,21 +529,10 @@ class Session:
         self._apply(action)
 
     def advice(self) -> list[Advice]:
-        """The hint: every decision ranked by the best adviser at hand (cached per state)."""
-        if self._advice is not None and self._advice[0] is self.state:
-            return self._advice[1]
+        """The hint: every decision ranked by the best adviser at hand (see :class:`Hints`)."""
         if self.to_throw or self.finished:
             return []
-        if self._adviser is None:
-            self._adviser = hint_adviser(self.family)
-        try:
-            ranked: list[Advice] = self._adviser.advise(self.state)
-        except (KostiError, NotImplementedError):
-            # a variant the exact solver does not play: the heuristic still has a view
-            self._adviser = make_bot("heuristic", self.family)
-            ranked = self._adviser.advise(self.state)
-        self._advice = (self.state, ranked)
-        return ranked
+        return self.hints.advise(self.state)
 
     # -- bookkeeping -----------------------------------------------------------
 
@@ -649,18 +637,6 @@ class Session:
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.recorder.record.dumps())
         return data
-
-
-def hint_adviser(family: str) -> Any:
-    """What gives hints: the solver's optimal bot for score sheets when it exists, else the heuristic bot."""
-    from kosti.bots.levels import optimal_available
-
-    if family == "sheet" and optimal_available(family):
-        bot = make_bot("optimal", family)
-        if hasattr(bot, "advise"):
-            return bot
-    bot = make_bot("heuristic", family)
-    return bot if hasattr(bot, "advise") else None
 
 
 def cell_value(state: GameState, cell: str) -> int:

@@ -59,6 +59,23 @@ async function api(path, options = {}) {
   return data;
 }
 
+/** A refusal of the server in the page's language: its reason (in English) says the most, so an
+ * English page shows it; another language says what the refusal's code means. */
+function refusalText(code, reason) {
+  if (language() === "en") return reason;
+  const known = {
+    bad_edit: () => t("refusedEdit"),
+    illegal: () => t("refusedIllegal"),
+    stale: () => t("refusedStale"),
+    not_your_turn: () => t("refusedTurn"),
+    away: () => t("refusedAway"),
+    name_taken: () => t("refusedName"),
+    rate_limited: () => t("refusedRate"),
+    finished: () => t("finished"),
+  };
+  return known[code] ? known[code]() : reason;
+}
+
 function post(path, body) {
   return api(path, { method: "POST", body: JSON.stringify(body) });
 }
@@ -277,7 +294,9 @@ async function showLobby() {
     el("h2", { id: "open-title", text: t("openTables") }),
     list.childElementCount ? list : el("p", { class: "muted", id: "no-open", text: t("noOpenTables") }),
   );
-  section.append(form, openCard);
+  // open tables to join come first when there are any: most people arrive to sit down
+  if (list.childElementCount) section.append(openCard, form);
+  else section.append(form, openCard);
 }
 
 async function join(tableId, name, token = null) {
@@ -318,7 +337,7 @@ function connect() {
         app.gone = true;
         $("table").replaceChildren(el("p", { text: t("notFound") }));
       }
-      showError(message.reason);
+      showError(refusalText(message.code, message.reason));
     } else if (message.type === "hint") {
       app.hint = message;
       renderTable();
@@ -394,6 +413,8 @@ function renderTable() {
   const focusId = document.activeElement && document.activeElement.id;
   // the table is drawn afresh on every state: what the user was typing or choosing stays
   const typed = new Map([...$("table").querySelectorAll("input[id]:not([readonly]), select[id]")].map((input) => [input.id, input.value]));
+  // and what they opened or closed stays so
+  const folded = new Map([...$("table").querySelectorAll("details[id]")].map((box) => [box.id, box.open]));
   const rulesLoaded = app.rules && app.rules.key === `${view.variant}|${language()}`;
   if (game && app.sheetTurn !== game.turn) {
     app.sheetPlayer = null; // each turn shows the sheet of the player to move
@@ -401,6 +422,7 @@ function renderTable() {
   }
   const status = statusText(view, game, mine);
   $("status").textContent = status;
+  document.body.dataset.myTurn = myTurnToken() ? "true" : "false";
   const parts = [el("h2", { id: "table-title", text: rulesLoaded ? app.rules.data.name : "" }), el("p", { id: "turn", class: "turn", text: status }), renderClock(view, game, mine)];
   if (view.status === "waiting") parts.push(renderInvite(), renderSeats(view, mine), renderJoin(view, mine));
   if (game && view.status === "playing") {
@@ -429,6 +451,7 @@ function renderTable() {
   parts.push(renderLog(view), renderRules(view), renderFair(view));
   $("table").replaceChildren(...parts.filter(Boolean));
   for (const [id, value] of typed) if ($(id)) $(id).value = value;
+  for (const [id, open] of folded) if ($(id)) $(id).open = open;
   announceChanges(view, game, mine);
   if (focusId && $(focusId)) $(focusId).focus();
 }
@@ -598,8 +621,25 @@ function hasKind(game, kind) {
   return game.decisions.some((d) => (typeof d === "string" ? d === kind : kind in d));
 }
 
+/** «Тысяча»: the dice of the last throw not set aside from it (those lie apart, with their points). */
+function stillOnTable(view, game, dice) {
+  const left = game.summary && game.summary.dice_left;
+  const groups = game.aside || [];
+  if (view.family !== "thousand" || !groups.length || !(dice.length > left) || left === 5) return dice;
+  const rest = [...dice];
+  for (const face of groups[groups.length - 1].dice) {
+    const k = rest.indexOf(face);
+    if (k >= 0) rest.splice(k, 1);
+  }
+  return rest;
+}
+
+function shownDice(game) {
+  return stillOnTable(app.view, game, onTable(game));
+}
+
 function renderDice(view, game, mine) {
-  const dice = onTable(game);
+  const dice = shownDice(game);
   const locked = lockedIndices(game, dice);
   if (app.version !== app.selectionVersion) {
     // every new state starts a new choice; dice locked by the rules stay kept
@@ -676,15 +716,15 @@ function renderAside(game) {
 function toggleDie(i) {
   const game = app.view && app.view.game;
   if (!game || !myTurnToken()) return;
-  const locked = lockedIndices(game, onTable(game));
-  if (locked.has(i) || i >= onTable(game).length) return;
+  const locked = lockedIndices(game, shownDice(game));
+  if (locked.has(i) || i >= shownDice(game).length) return;
   if (app.selected.has(i)) app.selected.delete(i);
   else app.selected.add(i);
   renderTable();
 }
 
 function selectedFaces(game) {
-  const dice = onTable(game);
+  const dice = shownDice(game);
   return [...app.selected].filter((i) => i < dice.length).map((i) => dice[i]).sort((a, b) => a - b);
 }
 
@@ -728,7 +768,7 @@ function renderControls(view, game, mine) {
       list.append(el("button", { type: "button", id, text: actionText(action), onclick: () => act(action) }));
     }
     // scratches and announcements are many on a sheet: folded away until wanted
-    box.append(el("details", { class: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
+    box.append(el("details", { class: "other-moves", id: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
   }
   box.append(renderHint() || "", el("p", { class: "muted keys", text: t("keys") }));
   return box;

@@ -262,7 +262,7 @@ function renderShowdown(view, game, ctx) {
           { class: "hand" },
           player.hand
             ? [el("span", { class: "mini-dice", "aria-hidden": "true" }, dice.map((f) => el("span", { class: "mini" }, dieFace(f, ctx.rank(f))))), el("span", { class: "hand-name", text: handName(player.hand) })]
-            : el("span", { class: "muted", text: player.playing || summary.finished ? t("noHand") : t("sitsOut") }),
+            : el("span", { class: "muted", text: !player.playing && !summary.finished ? t("sitsOut") : isCurrent ? w("showdown.throwing") : w("showdown.waiting") }),
         ),
         el("strong", { class: "score", text: signed(player.score) }),
       ),

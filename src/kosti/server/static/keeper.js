@@ -135,7 +135,7 @@ export function renderKeeper(ctx) {
   );
   box.append(
     el("div", { class: "controls" }, el("button", { type: "button", id: "undo", disabled: !throws.length, text: `↶ ${t("undo")}`, onclick: () => ctx.send({ type: "undo", token: ctx.token }) })),
-    throws.length ? el("details", { class: "throws" }, el("summary", { text: t("history") }), history) : null,
+    throws.length ? el("details", { class: "throws", id: "throws" }, el("summary", { text: t("history") }), history) : null,
   );
   return box;
 }

@@ -1,0 +1,486 @@
+"""The page in Debian's chromium (driven by Playwright), as players use it, on a phone
+(390 × 844) and on a desktop (1280 × 800), in Russian and in English.
+
+Whole games of each family (two browsers against each other, or one against a bot),
+a reload in the middle, a turn that runs out of time, a rematch, the scorekeeper's
+pad with undo and the edit of a past throw, and the layout of six players at 390 px.
+Every page is checked for words missing from its catalog. Screenshots are kept as
+test artifacts in ``test-artifacts/screens`` (``KOSTI_ARTIFACTS`` to put them elsewhere).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import fast_settings, uvicorn_thread
+
+from kosti.record import Record
+from kosti.server.app import create_app
+from kosti.server.fair import verify
+from kosti.server.hub import installed_bots
+
+pytestmark = pytest.mark.timeout(300)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+STATIC = Path(__file__).parents[2] / "src" / "kosti" / "server" / "static"
+ARTIFACTS = Path(os.environ.get("KOSTI_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts")) / "screens"
+
+
+def chromium_path() -> str:
+    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    if not found:
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    database = f"sqlite:///{tmp_path_factory.mktemp('page') / 'kosti.sqlite3'}"
+    # kosti's own bots, whose levels and names the catalogs know; the random one is instant
+    levels = {"bot_levels": ("random",), "hint_levels": ("heuristic",), "stand_in": "random"}
+    settings = fast_settings(database, min_timer=1, bot_delay=0.02, **levels)
+    with uvicorn_thread(create_app(settings, bots=installed_bots)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Player:
+    """One person's browser: a context of its own (language, screen), one page, its errors."""
+
+    def __init__(self, browser: Any, lang: str, viewport: dict[str, int], name: str) -> None:
+        self.context = browser.new_context(
+            locale="ru-RU" if lang == "ru" else "en-US", viewport=viewport, reduced_motion="reduce"
+        )
+        self.context.add_init_script(f"localStorage.setItem('kosti.lang', '{lang}')")
+        self.page = self.context.new_page()
+        self.name = name
+        self.lang = lang
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def version(self) -> str:
+        return str(self.page.locator("body").get_attribute("data-version") or "")
+
+    def wait_past(self, seen: str) -> None:
+        self.page.locator(f"body[data-version]:not([data-version='{seen}'])").wait_for(timeout=15_000)
+
+    def my_turn(self) -> bool:
+        return self.page.locator("body[data-my-turn=true]").count() == 1
+
+    def status(self) -> str:
+        return str(self.page.locator("body").get_attribute("data-status") or "")
+
+    def check_words(self) -> None:
+        """Every visible word comes from a catalog: none is missing, no page error happened."""
+        assert self.page.locator("body").get_attribute("data-missing") is None
+        assert "⟦" not in self.page.locator("body").inner_text()
+        assert not self.errors
+
+    def shot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def no_sideways_scroll(self) -> None:
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        assert width <= self.page.viewport_size["width"], f"the page is {width} px wide"
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def create(
+    player: Player, preset: str, seats: int, *, options: str = "", mode: str = "online", timer: int = 0
+) -> str:
+    """Create a table through the lobby's form and sit down at it; the table's id."""
+    page = player.page
+    page.goto(BASE[0] + "/")
+    page.select_option("#preset", preset)
+    page.fill("#name", player.name)
+    page.fill("#seats", str(seats))
+    page.check(f"input[name=mode][value={mode}]")
+    if timer:
+        page.select_option("#timer", str(timer))
+    if options:
+        page.locator(".more summary").click()
+        page.fill("#options", options)
+    page.locator("#create button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#invite, #board")
+    return page.url.rsplit("/", 1)[1]
+
+
+def add_bot(player: Player) -> None:
+    seen = player.version()
+    player.page.locator("button[id^=add-bot-]").first.click()
+    player.wait_past(seen)
+
+
+def join(player: Player, url: str) -> None:
+    player.page.goto(url)
+    player.page.fill("#join-name", player.name)
+    player.page.locator("#join button[type=submit]").click()
+
+
+BASE: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _base(base_url: str) -> Iterator[None]:
+    BASE[:] = [base_url]
+    yield
+
+
+# -- how a player plays each family (enough to finish a game, not to win it) ---------------------
+
+
+def sheet_move(player: Player) -> None:
+    page = player.page
+    if page.locator("#dice .die").count() == 0:
+        page.locator("#throw").click()
+    elif page.locator("button.cell").count():
+        page.locator("button.cell").first.click()
+    else:  # nothing worth recording: scratch or take a dash
+        page.locator(".other-moves button").first.click()
+
+
+def thousand_move(player: Player) -> None:
+    page = player.page
+    total = page.locator("#turn-total")
+    points = int(re.sub(r"\D", "", total.inner_text()) or 0) if total.count() else 0
+    stop = page.locator("#stop")
+    if stop.count() and (points >= 50 or page.locator("#dice .die").count() <= 2):
+        stop.click()
+    else:
+        page.locator("#throw").click()
+
+
+def showdown_move(player: Player) -> None:
+    page = player.page
+    if page.locator("#dice .die").count() == 0:
+        page.locator("#throw").click()
+    else:
+        page.locator("#stop").click()
+
+
+def play_out(
+    players: list[Player],
+    move: Callable[[Player], None],
+    moves: int = 600,
+    every: Callable[[int], None] | None = None,
+) -> int:
+    """Play until the game is over, each player moving on their turn; the moves made."""
+    made = 0
+    for _ in range(moves * 4):
+        if all(p.status() in ("finished", "abandoned") for p in players):
+            return made
+        mover = next((p for p in players if p.my_turn()), None)
+        if mover is None:
+            players[0].page.wait_for_timeout(30)
+            continue
+        seen = mover.version()
+        move(mover)
+        mover.wait_past(seen)
+        made += 1
+        if every is not None:
+            every(made)
+    raise AssertionError(f"the game did not end in {made} moves")
+
+
+def record_of(table_id: str) -> Record:
+    return Record.from_json(httpx.get(f"{BASE[0]}/api/tables/{table_id}/record").json())
+
+
+# -- whole games -------------------------------------------------------------------------------
+
+
+def test_poker_classic_two_browsers_with_a_reload(browser: Any) -> None:
+    anna = Player(browser, "en", DESKTOP, "Anna")
+    boris = Player(browser, "ru", PHONE, "Борис")
+    table_id = create(anna, "poker-classic", 2)
+    join(boris, anna.page.locator("#invite").input_value())
+    for p in (anna, boris):
+        p.page.wait_for_selector("#board")
+    reloaded: list[bool] = []
+
+    def reload_once(made: int) -> None:
+        if made == 21 and not reloaded:
+            anna.page.reload()
+            anna.page.wait_for_selector("#board")
+            reloaded.append(True)
+            anna.shot("poker-classic-desktop-en-midgame")
+            boris.shot("poker-classic-phone-ru-midgame")
+
+    play_out([anna, boris], sheet_move, every=reload_once)
+    assert reloaded
+    for p in (anna, boris):
+        p.page.wait_for_selector("#result")
+        p.check_words()
+    anna.shot("poker-classic-desktop-en-end")
+    boris.shot("poker-classic-phone-ru-end")
+    assert (
+        "Победа" in boris.page.locator("#result").inner_text()
+        or "Единственного" in boris.page.locator("#result").inner_text()
+    )
+    verdict = verify(record_of(table_id))
+    assert verdict.fair, verdict.reason
+    assert (
+        anna.page.locator("#server-seed").text_content() == record_of(table_id).extra["fair"]["server_seed"]
+    )
+    anna.close()
+    boris.close()
+
+
+def test_thousand_on_a_phone_against_a_bot(browser: Any) -> None:
+    anna = Player(browser, "ru", PHONE, "Анна")
+    table_id = create(anna, "thousand-classic", 2)
+    add_bot(anna)
+    anna.page.wait_for_selector("#board .lane")
+    assert anna.page.locator(".lane").count() == 2
+    assert "Путь к 1000" in anna.page.locator("#board").inner_text()
+    shots: list[bool] = []
+
+    def midgame(made: int) -> None:
+        if not shots and anna.page.locator("#aside .group").count():
+            anna.shot("thousand-classic-phone-ru-midgame")
+            shots.append(True)
+
+    play_out([anna], thousand_move, every=midgame)
+    anna.page.wait_for_selector("#result")
+    anna.check_words()
+    anna.no_sideways_scroll()
+    anna.shot("thousand-classic-phone-ru-end")
+    record = record_of(table_id)
+    assert verify(record).fair
+    # the log says why scores changed, in Russian
+    log = anna.page.locator("#log").inner_text()
+    assert "записывает" in log or "набирает" in log
+    anna.close()
+
+
+def test_showdown_on_a_desktop_against_a_bot(browser: Any) -> None:
+    anna = Player(browser, "en", DESKTOP, "Anna")
+    table_id = create(anna, "poker-showdown", 2)
+    add_bot(anna)
+    anna.page.wait_for_selector("#board .hand-row")
+    anna.page.wait_for_selector("body[data-my-turn=true]")
+    seen = anna.version()
+    anna.page.locator("#throw").click()
+    anna.wait_past(seen)
+    # the hint in the words and values of the terminal game (kosti.phrases.hint_text)
+    anna.page.locator("#hint").click()
+    hint = anna.page.locator("#hint-text")
+    hint.wait_for()
+    assert re.search(r"Best: .+ \(chance ≈ \d+%\)", hint.inner_text())
+    play_out([anna], showdown_move)
+    anna.page.wait_for_selector("#result")
+    anna.check_words()
+    anna.shot("poker-showdown-desktop-en-end")
+    record = record_of(table_id)
+    assert len(record.turns) >= 20  # ten rounds of two
+    assert verify(record).fair
+    anna.close()
+
+
+# -- six players on a phone ----------------------------------------------------------------------
+
+
+def seated_with_bots(preset: str, players: int) -> tuple[str, int, str]:
+    """A table of ``preset`` with one person (Анна) and bots in the other seats, started."""
+    base = BASE[0]
+    table_id = httpx.post(f"{base}/api/tables", json={"variant": preset, "seats": players}).json()["id"]
+    me = httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": "Анна", "client_seed": "abc"}).json()
+    for _ in range(players - 1):
+        httpx.post(f"{base}/api/tables/{table_id}/bots", json={"level": "random"})
+    return table_id, me["seat"], me["token"]
+
+
+def english_only_words() -> list[str]:
+    """Words of the page's English catalog that its Russian one says otherwise (long enough to tell)."""
+    source = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    blocks = {
+        lang: re.search(rf"const {lang} = \{{(.*?)\n\}};", source, re.S).group(1) for lang in ("EN", "RU")
+    }  # type: ignore[union-attr]
+    texts = {lang: re.findall(r'"([^"{}]{6,})"', block) for lang, block in blocks.items()}
+    return [text for text in texts["EN"] if text not in texts["RU"] and re.search("[a-z]{4}", text)]
+
+
+@pytest.mark.parametrize("preset", ["poker-classic", "poker-fences", "thousand-classic", "poker-showdown"])
+def test_six_players_fit_a_phone_in_both_languages(browser: Any, preset: str) -> None:
+    table_id, seat, token = seated_with_bots(preset, 6)
+    english = english_only_words()
+    for lang in ("ru", "en"):
+        player = Player(browser, lang, PHONE, "Анна")
+        player.context.add_init_script(
+            f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
+        )
+        player.page.goto(f"{BASE[0]}/t/{table_id}")
+        player.page.wait_for_selector("#board")
+        player.page.wait_for_selector("body[data-my-turn=true]")
+        if player.page.locator("#throw:not([disabled])").count():
+            seen = player.version()
+            player.page.locator("#throw").click()  # dice on the table for the picture
+            player.wait_past(seen)
+        player.page.locator("#rules summary").click()
+        player.page.wait_for_selector("#rules dl")
+        player.no_sideways_scroll()
+        player.check_words()
+        if lang == "ru":
+            shown = player.page.locator("body").inner_text()
+            assert [w for w in english if w in shown] == []
+            player.shot(f"{preset}-phone-ru-6-players")
+        else:
+            player.shot(f"{preset}-phone-en-6-players")
+        player.close()
+
+
+# -- a table's life --------------------------------------------------------------------------------
+
+
+def test_a_turn_runs_out_and_the_player_takes_the_seat_back(browser: Any) -> None:
+    base = BASE[0]
+    # the lobby offers half a minute and more; a test has no half a minute to spare
+    created = httpx.post(f"{base}/api/tables", json={"variant": "poker-classic", "seats": 2, "timer": 2})
+    table_id = created.json()["id"]
+    anna = Player(browser, "ru", PHONE, "Анна")
+    boris = Player(browser, "en", DESKTOP, "Boris")
+    join(anna, f"{base}/t/{table_id}")
+    anna.page.wait_for_selector(".seats .tag")
+    join(boris, f"{base}/t/{table_id}")
+    for p in (anna, boris):
+        p.page.wait_for_selector("#board")
+    mover = anna if anna.my_turn() else boris
+    other = boris if mover is anna else anna
+    assert mover.page.locator("#clock").count() == 1
+    mover.page.wait_for_selector("#take-back", timeout=10_000)
+    assert other.page.locator(".notice").count() >= 1
+    mover.shot(f"timeout-{mover.lang}")
+    mover.page.locator("#take-back").click()
+    mover.page.wait_for_selector("#take-back", state="detached")
+    mover.check_words()
+    other.check_words()
+    anna.close()
+    boris.close()
+
+
+def test_a_rematch_with_the_same_seats(browser: Any) -> None:
+    anna = Player(browser, "en", DESKTOP, "Anna")
+    boris = Player(browser, "ru", PHONE, "Борис")
+    first_id = create(anna, "poker-showdown", 3, options="rounds=1")
+    join(boris, anna.page.locator("#invite").input_value())
+    boris.page.wait_for_selector(".seats")
+    add_bot(anna)
+    play_out([anna, boris], showdown_move)
+    anna.page.locator("#rematch").click()
+    anna.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    anna.page.locator("#rejoin").click()
+    boris.page.locator("#to-rematch").click()
+    boris.page.locator("#rejoin").click()
+    for p in (anna, boris):
+        p.page.wait_for_selector("#board")
+    second_id = anna.page.url.rsplit("/", 1)[1]
+    assert second_id != first_id
+    assert boris.page.url.endswith(second_id)
+    old = httpx.get(f"{BASE[0]}/api/tables/{first_id}").json()["table"]
+    new = httpx.get(f"{BASE[0]}/api/tables/{second_id}").json()["table"]
+    assert [s["name"] for s in new["seats"]] == [s["name"] for s in old["seats"]]
+    play_out([anna, boris], showdown_move)
+    anna.check_words()
+    boris.check_words()
+    boris.shot("rematch-phone-ru-end")
+    anna.close()
+    boris.close()
+
+
+def faces_on(page: Any) -> list[int]:
+    """The faces of the dice on the table, sorted."""
+    return sorted(
+        int(face) for face in page.locator("#dice .die").evaluate_all("ds => ds.map(d => d.dataset.face)")
+    )
+
+
+def tap(page: Any, faces: list[int]) -> None:
+    for face in faces:
+        page.locator(f"#pad-{face}").click()
+
+
+def test_the_scorekeeper_taps_in_throws_undoes_and_edits(browser: Any) -> None:
+    anna = Player(browser, "ru", PHONE, "Анна")
+    create(anna, "poker-free", 1, options="lower=[chance]", mode="scorekeeper")
+    page = anna.page
+    page.wait_for_selector("#keeper")
+    seen = anna.version()
+    tap(page, [6, 6, 3, 4, 5])
+    assert page.locator("#entered .face").count() == 5
+    page.locator("#record-throw").click()
+    anna.wait_past(seen)
+    # keep the sixes and tap in the three thrown again: one move
+    page.locator("#dice .die[data-face='6']").nth(0).click()
+    page.locator("#dice .die[data-face='6']").nth(1).click()
+    tap(page, [1, 2, 3])
+    seen = anna.version()
+    page.locator("#record-throw").click()
+    anna.wait_past(seen)
+    assert faces_on(page) == [1, 2, 3, 6, 6]
+    anna.shot("scorekeeper-phone-ru")
+    # throw 1 cannot have been without sixes: the sixes were kept from it
+    page.locator(".throws summary").click()
+    page.locator("#edit-1").click()
+    tap(page, [1, 1, 1, 1, 1])
+    page.locator("#save-edit").click()
+    page.wait_for_selector("#alert:not([hidden])")
+    assert "следующий ход ему уже не подходит" in page.locator("#alert").inner_text()
+    assert faces_on(page) == [1, 2, 3, 6, 6]
+    # throw 2 was three sixes after all (the list of throws stays open)
+    page.locator("#edit-2").click()
+    tap(page, [6, 6, 6])
+    seen = anna.version()
+    page.locator("#save-edit").click()
+    anna.wait_past(seen)
+    assert faces_on(page) == [6] * 5
+    seen = anna.version()
+    page.locator("#undo").click()
+    anna.wait_past(seen)
+    assert faces_on(page) == [3, 4, 5, 6, 6]
+    # and on to the end of the game: a throw and a cell a turn
+    for _ in range(20):
+        if anna.status() == "finished":
+            break
+        if page.locator("#record-throw").count() and page.locator("#dice .die").count() == 0:
+            tap(page, [5, 5, 5, 5, 5])
+            button = page.locator("#record-throw")
+        else:
+            button = page.locator("button.cell").first
+        seen = anna.version()
+        button.click()
+        anna.wait_past(seen)
+    page.wait_for_selector("#result")
+    anna.check_words()
+    anna.close()
