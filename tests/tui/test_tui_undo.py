@@ -192,3 +192,37 @@ async def test_keys_undo_and_correct_a_throw() -> None:
         assert "5 5 5 5 2" in log
         await pilot.press("u")  # scorekeeper mode: a typed throw is taken back too
         assert session.to_throw == 5 and not session.throws()
+
+
+@pytest.mark.asyncio
+async def test_a_saved_game_is_picked_from_the_new_game_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kosti.tui import session as session_module
+    from kosti.tui.dialogs import SavedGamesPicker
+    from kosti.tui.setup_screen import SetupScreen
+
+    unfinished = Session.new(
+        variant("poker-free"), [Seat("Anna")], ScriptedDice([(1, 1, 1, 2, 3)]), tmp_path / "a.json"
+    )
+    unfinished.throw()
+    unfinished.record("ones")
+    (tmp_path / "broken.json").write_text("{")  # not a record: passed over
+    monkeypatch.setattr(session_module, "games_directory", lambda: tmp_path)
+    games = session_module.saved_games()
+    assert [game.path.name for game in games] == ["a.json"]
+    assert games[0].players == ("Anna",) and games[0].turns == 1
+    app = KostiApp(PlayConfig(lang="en", bot_delay=0), dice=ScriptedDice([(2, 2, 2, 2, 2)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert isinstance(app.screen, SavedGamesPicker)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t")
+        await pilot.press("enter")  # the cursor rests on twos: 10
+    state = replay(load(tmp_path / "a.json"))
+    assert engine_for(state.variant).scores(state) == [3 + 10]

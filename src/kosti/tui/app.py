@@ -98,6 +98,16 @@ class KostiApp(App[Path | None]):
             return
         self.push_screen(SetupScreen(self.t, config))
 
+    def resume(self, path: Path) -> None:
+        """Continue the game saved in ``path`` (picked on the new-game screen), in its own file."""
+        from kosti.record import load
+
+        recorder = Recorder.resume(load(path))
+        self.session = Session.resume(
+            recorder, self.dice, path if self.config.save else None, self.config.seed
+        )
+        self._play(self.session)
+
     def _path(self, preset_id: str) -> Path | None:
         if not self.config.save:
             return None

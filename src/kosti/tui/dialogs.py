@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -15,6 +16,7 @@ from textual.widgets import DataTable, Input, Label
 
 from kosti.dice import CARD_NAMES, Faces
 from kosti.i18n import Catalog
+from kosti.tui.session import SavedGame
 
 CARD_FACES: dict[str, int] = {name.lower(): face for face, name in CARD_NAMES.items()}
 CARD_FACES.update({"в": 3, "д": 4, "к": 5, "т": 6})
@@ -154,6 +156,62 @@ class ThrowPicker(ModalScreen[int | None]):
             self.dismiss(None)
             return
         self.dismiss(self.throws[table.cursor_row][0])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class SavedGamesPicker(ModalScreen[Path | None]):
+    """The unfinished saved games, latest first; dismissed with the one picked, or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "pick", show=False),
+        Binding("escape", "cancel", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    SavedGamesPicker { align: center middle; }
+    SavedGamesPicker > Vertical {
+        width: 90; max-width: 100%; height: 80%; border: thick $accent; padding: 0 1; background: $panel;
+    }
+    SavedGamesPicker DataTable { height: 1fr; }
+    """
+
+    def __init__(self, games: list[SavedGame], t: Catalog) -> None:
+        super().__init__()
+        self.games = games
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.t("saved.title") if self.games else self.t("saved.none"))
+            yield DataTable(id="saved", cursor_type="row", zebra_stripes=True)
+            yield Label(self.t("saved.help"), classes="muted")
+
+    def on_mount(self) -> None:
+        from kosti.rules.presets import PRESETS
+
+        table: DataTable[str] = self.query_one("#saved", DataTable)
+        table.add_columns(
+            self.t("saved.when"), self.t("setup.game"), self.t("setup.players"), self.t("saved.turns")
+        )
+        for game in self.games:
+            preset = PRESETS.get(game.preset)
+            name = preset.name(self.t.lang) if preset is not None else game.preset
+            when = game.saved.strftime("%Y-%m-%d %H:%M")
+            table.add_row(when, name, ", ".join(game.players), str(game.turns))
+        table.focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_pick()
+
+    def action_pick(self) -> None:
+        if not self.games:
+            self.dismiss(None)
+            return
+        row = self.query_one("#saved", DataTable).cursor_row
+        self.dismiss(self.games[row].path)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -63,12 +63,49 @@ class Refused(KostiError):
         """The engine's own reason, when it refused (for logs and tests; the screen shows ``key``)."""
 
 
-def default_record_path(preset_id: str, now: datetime | None = None) -> Path:
-    """Where a game's record goes when nobody says: the user data directory of kosti."""
+def games_directory() -> Path:
+    """Where records go when nobody says: the user data directory of kosti."""
     import platformdirs
 
+    return platformdirs.user_data_path("kosti") / "games"
+
+
+def default_record_path(preset_id: str, now: datetime | None = None) -> Path:
+    """A new record's file in :func:`games_directory`, named by the time and the preset."""
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    return platformdirs.user_data_path("kosti") / "games" / f"{stamp}-{preset_id}.json"
+    return games_directory() / f"{stamp}-{preset_id}.json"
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game saved in :func:`games_directory` that is not over, to resume."""
+
+    path: Path
+    preset: str
+    players: tuple[str, ...]
+    turns: int
+    saved: datetime
+
+
+def saved_games(directory: Path | None = None) -> list[SavedGame]:
+    """The unfinished games of ``directory`` (the games directory), the latest saved first;
+    files that are not readable records are passed over."""
+    from kosti.games import engine_for
+    from kosti.record import load, replay
+
+    folder = games_directory() if directory is None else directory
+    found: list[SavedGame] = []
+    for path in folder.glob("*.json") if folder.is_dir() else ():
+        try:
+            record = load(path)
+            state = replay(record)
+        except (KostiError, OSError, ValueError):
+            continue
+        if engine_for(state.variant).is_finished(state):
+            continue
+        saved = datetime.fromtimestamp(path.stat().st_mtime)
+        found.append(SavedGame(path, record.variant, tuple(record.players), len(record.turns), saved))
+    return sorted(found, key=lambda game: game.saved, reverse=True)
 
 
 class Session:

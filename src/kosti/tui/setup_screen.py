@@ -5,6 +5,7 @@ from __future__ import annotations
 import types
 import typing
 from dataclasses import fields
+from pathlib import Path
 from typing import Any, Literal
 
 from rich.text import Text
@@ -100,6 +101,7 @@ class SetupScreen(Screen[None]):
         ]
         self._bindings.bind("ctrl+s", "start", t("key.start"))
         self._bindings.bind("delete", "remove_player", t("key.remove_player"))
+        self._bindings.bind("ctrl+o", "saved_games", t("key.saved_games"))
         self._bindings.bind("ctrl+q", "quit_app", t("key.quit"))
         self._generation = 0
 
@@ -285,6 +287,20 @@ class SetupScreen(Screen[None]):
         if isinstance(app, KostiApp):
             app.pop_screen()
             app.start(rules, list(self.seats))
+
+    def action_saved_games(self) -> None:
+        """Pick an unfinished saved game and go on with it."""
+        from kosti.tui.app import KostiApp
+        from kosti.tui.dialogs import SavedGamesPicker
+        from kosti.tui.session import saved_games
+
+        def picked(path: Path | None) -> None:
+            app = self.app
+            if path is not None and isinstance(app, KostiApp):
+                app.pop_screen()
+                app.resume(path)
+
+        self.app.push_screen(SavedGamesPicker(saved_games(), self.t), picked)
 
     def action_quit_app(self) -> None:
         self.app.exit(None)
