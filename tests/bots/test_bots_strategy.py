@@ -120,7 +120,7 @@ def test_make_bot_refuses_unknown_levels_and_families() -> None:
     with pytest.raises(OptionError):
         make_bot("random", "chess")
     with pytest.raises(OptionError):
-        make_bot("optimal", "thousand")
+        make_bot("optimal", "showdown")
     with pytest.raises(OptionError, match="score-sheet"):
         make_bot("table", "thousand")
 
@@ -132,7 +132,8 @@ def test_make_bot_makes_the_simulators_table_bot_too() -> None:
 
 
 def test_optimal_is_offered_only_where_the_solver_plays() -> None:
-    assert "optimal" not in levels_for("thousand")
+    assert "optimal" not in levels_for("showdown")
+    assert "optimal" in levels_for("thousand")
     assert ("optimal" in levels_for("sheet")) == optimal_available("sheet")
 
 

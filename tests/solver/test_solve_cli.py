@@ -47,7 +47,8 @@ def test_solve_yatzy_prints_the_scandinavian_optimum(kosti: Any) -> None:
 
 
 def test_solve_refuses_other_games(kosti: Any) -> None:
-    refused(kosti("solve", "thousand-classic", "--json"), "score-sheet")
+    refused(kosti("solve", "thousand-classic", "--json"), "--players 2")
+    refused(kosti("solve", "poker-classic", "--players", "2"), "solitaire")
     refused(kosti("solve", "no-such-game"), "unknown preset")
 
 

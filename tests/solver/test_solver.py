@@ -300,3 +300,51 @@ def test_more_freedom_never_costs() -> None:
 def test_only_score_sheets_are_solved() -> None:
     with pytest.raises(OptionError, match="score-sheet"):
         solve(variant("thousand-classic"))
+
+
+def test_a_solve_cancelled_by_its_progress_callback_caches_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
+    rules = variant(SMALL_CLASSIC)
+    seen: list[float] = []
+
+    def halfway(done: int, total: int) -> bool:
+        seen.append(done / total)
+        return done / total < 0.5
+
+    with pytest.raises(solver_tables.SolveCancelled, match="cancelled"):
+        solve(rules, fresh=True, progress=halfway)
+    assert 0.5 <= seen[-1] < 1 and len(seen) > 2
+    assert not solver_tables.cache_path(rules.spec, 0).exists()
+    # any answer but False goes on
+    assert solve(rules, fresh=True, progress=lambda d, t: None).expected_score > 0
+
+
+def test_batched_option_values_are_those_of_each_position() -> None:
+    from kosti.solver.advisor import encode, option_values
+
+    rules = variant(SMALL_YAHTZEE)
+    solution = solve(rules)
+    advisor = SheetAdvisor()
+    states = []
+    for dice in ((1, 1, 1, 1, 1), (2, 3, 4, 5, 6), (6, 6, 5, 5, 1)):
+        state = SHEET.apply(sheet_state(SMALL_YAHTZEE, {"ones": 3, "yahtzee": 50}), Roll(dice))
+        states.append(state)
+        states.append(SHEET.apply(SHEET.apply(state, Hold(dice[:2])), Roll((6, 6, 6))))
+    rows = np.array([encode(solution, s)[1] for s in states])
+    batch = option_values(solution, rows)
+    np.testing.assert_array_equal(batch, advisor.values_batch(states))
+    for state, row in zip(states, batch, strict=True):
+        np.testing.assert_array_equal(advisor.values(state)[1], row)
+        legal = {a for a, _ in advisor.future(state)}
+        assert np.count_nonzero(~np.isnan(row)) == len(legal)
+
+
+def test_a_bank_the_recorded_cells_cannot_have_made_is_refused() -> None:
+    from kosti.errors import KostiError
+
+    state = sheet_state(SMALL_FENCES, {"ones": -3}, banked=3)  # one upper cell banks at most 2
+    with pytest.raises(KostiError, match="cannot have banked 3"):
+        SheetAdvisor(cap=3).advise(state)
+    assert SheetAdvisor(cap=3).position_value(sheet_state(SMALL_FENCES, {"ones": -3}, banked=2)) > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Literal
 
 from kosti.bots.base import Bot
@@ -19,7 +20,10 @@ policy for single-column score sheets (:class:`kosti.sim.table.TableBot`)."""
 
 
 def optimal_available(family: str) -> bool:
-    """True when :mod:`kosti.solver` offers an ``OptimalBot`` (score-sheet games only)."""
+    """True when :mod:`kosti.solver` offers an optimal bot: score sheets, and «Тысяча» (exact for
+    two players, derived from the two-player values for more)."""
+    if family == "thousand":
+        return importlib.util.find_spec("kosti.solver.thousand") is not None
     if family != "sheet":
         return False
     try:
@@ -61,6 +65,10 @@ def make_bot(level: str, family: str, seed: int | str | None = None) -> Bot:
     if level == "optimal":
         if not optimal_available(family):
             raise OptionError(f"no optimal bot plays {family} games")
+        if family == "thousand":
+            from kosti.solver.thousand.advisor import OptimalThousandBot
+
+            return OptimalThousandBot()
         solver = importlib.import_module("kosti.solver")
         bot: Bot = solver.OptimalBot()
         return bot

@@ -48,17 +48,31 @@ class _Bar:
 
 
 def solve(
-    preset: Annotated[str, typer.Argument(help="A score-sheet preset or variant string.")],
+    preset: Annotated[str, typer.Argument(help="A score-sheet or «Тысяча» preset, or a variant string.")],
     fresh: Annotated[bool, typer.Option("--fresh", help="Solve again, ignoring the cache.")] = False,
     cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Players: 1 for score sheets, 2 for «Тысяча».")
+    ] = None,
+    floor: Annotated[
+        int | None, typer.Option("--floor", help="«Тысяча»: the lowest score tracked (default −300).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The expected score of optimal solitaire play (solved once, then read from the cache)."""
+    """The value of optimal play, solved once and then read from the cache: the expected score of
+    a solitaire sheet, or for «Тысяча» the first player's chance of winning against an optimal
+    opponent (``--players 2``)."""
     from kosti.solver import solve as run
 
     bar = _Bar(f"solving {preset}")
     try:
         rules = variant(preset)
+        if rules.preset.family == "thousand":
+            bar.close()
+            _solve_thousand(rules, players, floor, fresh, as_json)
+            return
+        if players not in (None, 1):
+            fail(f"the score-sheet solver plays solitaire: --players 1, not {players}")
         start = time.perf_counter()
         solution = run(rules, cap=cap, fresh=fresh, progress=bar)
         seconds = time.perf_counter() - start
@@ -74,6 +88,173 @@ def solve(
     model = solution.model
     if model.cap < model.exact_cap:
         typer.echo(f"banked throws tracked up to {model.cap} (a sheet could bank {model.exact_cap})")
+
+
+def _solve_thousand(rules: Any, players: int | None, floor: int | None, fresh: bool, as_json: bool) -> None:
+    """``kosti solve`` for «Тысяча»: two players, each maximising their own chance of winning."""
+    from kosti.solver.thousand.solve import peak_memory_mb
+    from kosti.solver.thousand.solve import solve as run
+
+    if players != 2:
+        fail("the «Тысяча» solver plays two players: give --players 2")
+    bar = _Bar(f"solving {rules.spec}")
+    try:
+        start = time.perf_counter()
+        solution = run(rules, floor=floor, fresh=fresh, progress=bar)
+        seconds = time.perf_counter() - start
+    except KeyboardInterrupt:
+        bar.close()
+        typer.echo(
+            "kosti: interrupted; the work so far is saved: run the same command again to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    except KostiError as error:
+        bar.close()
+        fail(str(error))
+    finally:
+        bar.close()
+    model = solution.model
+    if as_json:
+        emit(
+            {
+                "variant": rules.spec,
+                "players": 2,
+                "win_probability": solution.win_probability,
+                "states": model.positions,
+                "statuses": model.n,
+                "floor": model.floor,
+                "sweeps": solution.sweeps,
+                "residual": solution.residual,
+                "seconds": round(seconds, 3),
+                "solve_seconds": round(solution.seconds, 3),
+                "cached": solution.cached,
+                "peak_memory_mb": round(peak_memory_mb(), 1),
+            }
+        )
+        return
+    how = "from the cache" if solution.cached else f"solved in {seconds:.1f} s"
+    typer.echo(
+        f"{rules.spec}: the first player wins with probability {solution.win_probability:.9f} "
+        f"when both play optimally ({model.positions:,} positions; {how})"
+    )
+
+
+def _is_thousand(data: Any) -> bool:
+    try:
+        return isinstance(data, dict) and variant(str(data.get("variant", ""))).preset.family == "thousand"
+    except KostiError:
+        return False
+
+
+def _thousand_position(data: Any) -> Any:
+    from kosti.solver.thousand.advisor import position as parse
+
+    return parse(data)
+
+
+def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
+    """``kosti hint`` for «Тысяча»: each decision with the chance of winning it keeps."""
+    from kosti.i18n import catalog
+    from kosti.solver.thousand.advisor import ThousandAdvisor
+
+    if state.finished:
+        fail("the game is over: there is nothing to decide")
+    bar = _Bar("solving")
+    try:
+        advisor = ThousandAdvisor(progress=bar)
+        advice = advisor.advise(state)
+        value = float(advice[0].value or 0.0) if advice else advisor.position_value(state)
+    except KostiError as error:
+        bar.close()
+        fail(str(error))
+    finally:
+        bar.close()
+    shown = advice if top <= 0 else advice[:top]
+    player = state.players[state.current]
+    if as_json:
+        emit(
+            {
+                "variant": state.variant.spec,
+                "player": player,
+                "win_probability": value,
+                "exact": len(state.players) == 2,
+                "decisions": _advice_json(shown),
+            }
+        )
+        return
+    text = catalog()
+    console = Console()
+    console.print(
+        text("hint.thousand_header", variant=state.variant.spec, player=player, value=f"{100 * value:.2f}")
+    )
+    if len(state.players) > 2:
+        console.print(text("hint.thousand_inexact"))
+    if not advice:
+        console.print(text("hint.throw"))
+        return
+    table = Table()
+    for column in ("", text("hint.decision"), text("hint.chance"), text("hint.loss")):
+        table.add_column(column)
+    for i, a in enumerate(shown, 1):
+        table.add_row(str(i), str(a.action), f"{100 * (a.value or 0):.2f} %", f"{100 * (a.loss or 0):.2f}")
+    console.print(table)
+
+
+def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
+    """``kosti report`` for «Тысяча»: the chance of winning each decision gave up."""
+    from kosti.solver.thousand.advisor import ThousandAdvisor, judge
+
+    bar = _Bar("solving")
+    try:
+        judged = judge(game, ThousandAdvisor(progress=bar))
+    except KostiError as error:
+        bar.close()
+        fail(str(error))
+    finally:
+        bar.close()
+    players = []
+    for seat, name in enumerate(game.players):
+        mine = [j for j in judged if j.player == name]
+        players.append(
+            {
+                "name": name,
+                "score": final.board[seat].score,
+                "decisions": len(mine),
+                "mistakes": sum(1 for j in mine if j.loss > 1e-9),
+                "loss": sum(j.loss for j in mine),
+            }
+        )
+    if as_json:
+        emit(
+            {
+                "variant": final.variant.spec,
+                "finished": final.finished,
+                "exact": len(game.players) == 2,
+                "players": players,
+                "decisions": [
+                    {
+                        "turn": j.turn,
+                        "player": j.player,
+                        "turn_total": j.total,
+                        "dice": list(j.dice),
+                        "action": _action_json(j.action),
+                        "best": _action_json(j.best),
+                        "value": j.value,
+                        "best_value": j.best_value,
+                        "loss": j.loss,
+                    }
+                    for j in judged
+                ],
+            }
+        )
+        return
+    console = Console()
+    console.print(f"[bold]{final.variant.spec}[/bold]: each decision against optimal two-player play")
+    for entry in players:
+        console.print(
+            f"{entry['name']}: score {entry['score']}, {entry['decisions']} decisions, "
+            f"{entry['mistakes']} below the best, chance of winning given up {100 * entry['loss']:.2f} %"
+        )
 
 
 def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
@@ -119,8 +300,15 @@ def hint(
                 data = json.loads(position or "")
             except json.JSONDecodeError as error:
                 fail(f"--position is not JSON: {error.msg}")
-            state = parse_position(data)
+            state = _thousand_position(data) if _is_thousand(data) else parse_position(data)
         from kosti.games import engine_for
+        from kosti.games.thousand.game import ThousandState
+
+        if isinstance(state, ThousandState) and not state.finished:
+            # «Тысяча»: the exact two-player values
+            bar.close()
+            _hint_thousand(state, top, as_json)
+            return
         from kosti.games.sheet.game import SheetState
 
         if engine_for(state.variant).is_finished(state):
@@ -191,6 +379,10 @@ def report(
     try:
         game = load(file)
         final = replay(game)
+        if final.variant.preset.family == "thousand":
+            bar.close()
+            _report_thousand(game, final, as_json)
+            return
         judged = judge(game, SheetAdvisor(cap, progress=bar))
         from kosti.games import engine_for
 

@@ -19,7 +19,7 @@ from kosti.games.base import GameState
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
 from kosti.record import Record, states, written_steps
 from kosti.rules.options import UPPER_CELLS
-from kosti.solver.model import B_, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model
+from kosti.solver.model import B_, BANK_COLUMN, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model, bank_gains
 from kosti.solver.tables import Solution, in_parallel, solve
 
 TIE = 1e-9
@@ -79,6 +79,10 @@ def _where(solution: Solution, state: SheetState, with_total: bool) -> tuple[Spo
     cap = int(model.cfg[B_])
     throws = int(model.cfg[T_])
     banked = sheet.banked if options.banked_throws else 0
+    upper_gain, lower_gain = bank_gains(options)
+    reach = col * int(model.cfg[BANK_COLUMN]) + upper_gain * um.bit_count() + lower_gain * lm.bit_count()
+    if banked > reach:
+        raise KostiError(f"a sheet with these cells recorded cannot have banked {banked} throws (≤ {reach})")
     bank = min(banked + max(0, state.throws - throws), cap)
     left = min(SHEET.throws_left(state), cap + throws - 1)
     recorded = sheet_total(options, sheet) if with_total else 0

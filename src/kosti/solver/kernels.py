@@ -32,6 +32,9 @@ import numpy as np
 
 from kosti.solver.model import (
     B_,
+    BANK_COLUMN,
+    BANK_LOWER,
+    BANK_UPPER,
     BANK_VALUE,
     EXTRA,
     F64,
@@ -505,6 +508,16 @@ def announced_best(
 
 
 @inline
+def popcount(x: int) -> int:
+    """The number of bits set in ``x``."""
+    n = 0
+    while x:
+        n += x & 1
+        x >>= 1
+    return n
+
+
+@inline
 def start_value(
     T: Tables,
     b: int,
@@ -561,14 +574,20 @@ def solve_level(T: Tables, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None
         p = ps[i]
         y = ys[i]
         um = T.pair_um[p]
+        # no bank above what the recorded cells can have banked is reached: those entries
+        # are never read (a successor can always hold what its predecessor passes on)
+        reach = cfg[BANK_COLUMN] * col + cfg[BANK_UPPER] * popcount(um) + cfg[BANK_LOWER] * popcount(lm)
+        if reach > B:
+            reach = B
+        js = reach + cfg[T_] - 1
         ua, la = allowed(T, kind, um, lm)
         joker = joker_applies(T, col, lm)
         successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
         if kind == KIND_ANNOUNCED:
-            announced_best(T, um, ua, la, joker, y, jc, shortcut, Uv, Vz, Vnz, M)
+            announced_best(T, um, ua, la, joker, y, js, shortcut, Uv, Vz, Vnz, M)
         else:
-            chain(T, jc - 1, jc, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
-        for b in range(B + 1):
+            chain(T, js - 1, js, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+        for b in range(reach + 1):
             V[col, lm, p, y, b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True)
 
 

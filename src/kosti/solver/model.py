@@ -59,7 +59,9 @@ KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = (COLUMN_KINDS.index(k) for k in ("free
 FULL_UPPER = (1 << len(UPPER_CELLS)) - 1
 
 # positions in the integer configuration vector handed to the kernels
-T_, B_, L_, NCOL, FULL_LM, YC, TRACK_Y, JOKER, SCRATCH, SEQ, P0, Y_ = range(12)
+T_, B_, L_, NCOL, FULL_LM, YC, TRACK_Y, JOKER, SCRATCH, SEQ, P0, Y_, BANK_UPPER, BANK_LOWER, BANK_COLUMN = (
+    range(15)
+)
 # positions in the float configuration vector
 EXTRA, BANK_VALUE = range(2)
 
@@ -310,13 +312,22 @@ def _popcount(a: I64) -> I64:
     return result
 
 
-def exact_bank_cap(options: SheetOptions) -> int:
-    """The most throws a sheet could ever bank: every turn banking all it can."""
+def bank_gains(options: SheetOptions) -> tuple[int, int]:
+    """The most throws one turn can bank when it records an upper cell (after the first throw)
+    and a lower cell (scratched before the first throw, where scratching is allowed)."""
     if not options.banked_throws:
-        return 0
+        return 0, 0
+    return options.throws - 1, options.throws if options.scratch else options.throws - 1
+
+
+def exact_bank_cap(options: SheetOptions) -> int:
+    """The most throws a sheet could ever bank: every turn banking all it can.
+
+    A state can hold at most the banks of the cells recorded so far (``bank_gains`` each);
+    the solver solves each state only that far."""
+    upper_gain, lower_gain = bank_gains(options)
     n_columns = len(options.column_kinds)
-    per_lower = options.throws if options.scratch else options.throws - 1
-    return n_columns * (len(UPPER_CELLS) * (options.throws - 1) + len(options.lower) * per_lower)
+    return n_columns * (len(UPPER_CELLS) * upper_gain + len(options.lower) * lower_gain)
 
 
 DEFAULT_CAP = 10
@@ -406,7 +417,7 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
     kinds = np.array([COLUMN_KINDS.index(kind) for kind in options.column_kinds], dtype=np.int64)
     yc = lower.index("yahtzee") if "yahtzee" in lower else -1
     track_y = bool(options.extra_yahtzee_bonus) and yc >= 0
-    cfg = np.zeros(12, dtype=np.int64)
+    cfg = np.zeros(15, dtype=np.int64)
     cfg[T_] = options.throws
     cfg[B_] = cap
     cfg[L_] = n_lower
@@ -419,6 +430,10 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
     cfg[SEQ] = int(options.stages == "sequential")
     cfg[P0] = pair_index[(0, 0)]
     cfg[Y_] = 2 if track_y else 1
+    upper_gain, lower_gain = bank_gains(options)
+    cfg[BANK_UPPER] = upper_gain
+    cfg[BANK_LOWER] = lower_gain
+    cfg[BANK_COLUMN] = len(UPPER_CELLS) * upper_gain + n_lower * lower_gain
     fcfg = np.array([float(options.extra_yahtzee_bonus), float(options.bank_value)])
     return Model(
         options,

@@ -1,0 +1,300 @@
+"""Value iteration for two-player «Тысяча», and the disk cache of its results (RULES.md §3, §6).
+
+Each player maximises their own chance of winning. The values ``V[i, j]`` (the mover's
+chance with status ``i`` against ``j`` at the start of the mover's turn) are swept by
+Gauss–Seidel, most advanced positions first, until no value moves by more than ``tol``.
+A long solve writes a checkpoint every minute and when interrupted; the next call
+resumes from it. Finished tables live in the cache directory of the sheet solver
+(``$KOSTI_CACHE_DIR``), keyed by the variant, the floor on scores and the solver version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from functools import cached_property
+from math import log
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kosti.games.thousand.game import Player
+from kosti.rules.presets import Variant
+from kosti.solver.tables import cache_dir
+from kosti.solver.thousand import kernel
+from kosti.solver.thousand.model import (
+    F64,
+    MAX_STATUSES,
+    Model,
+    build_model,
+    default_floor,
+    thousand_options,
+    throw_tables,
+)
+
+SOLVER_VERSION = "1"
+"""Bumped whenever a change could alter a solved table: old cache files are then ignored."""
+
+TOLERANCE = 1e-12
+"""Sweeps stop once no value changes by more than this."""
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)``: the model's statuses while it is built, then the
+per cent of the way from the first sweep's change down to the tolerance."""
+
+
+@dataclass
+class Solution:
+    """The exact values of two-player «Тысяча» under optimal play by both players."""
+
+    spec: str
+    model: Model
+    values: F64
+    """``values[i, j]``: the mover's chance of winning with status ``i`` against ``j``."""
+    sweeps: int
+    seconds: float
+    """How long solving took (when read from the cache: how long it took then)."""
+    residual: float
+    """The largest change in the last sweep."""
+    cached: bool = False
+
+    @property
+    def win_probability(self) -> float:
+        """The first player's chance of winning from the first turn (no roll-off)."""
+        return float(self.values[self.model.start, self.model.start])
+
+    @property
+    def positions(self) -> int:
+        return self.model.positions
+
+    @cached_property
+    def tables(self) -> kernel.Tables:
+        """The model's arrays as the kernels read them."""
+        return kernel.tables(self.model)
+
+
+def peak_memory_mb() -> float:
+    """The most memory this process has held so far, in megabytes."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cache_path(spec: str, floor: int, kind: str = "npz") -> Path:
+    key = f"thousand|{spec}|floor={floor}|solver={SOLVER_VERSION}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    return cache_dir() / "thousand" / f"v{SOLVER_VERSION}-{digest}.{kind}"
+
+
+_MEMORY: dict[tuple[str, int], Solution] = {}
+
+
+def solve(
+    rules: Variant,
+    *,
+    floor: int | None = None,
+    fresh: bool = False,
+    progress: Progress | None = None,
+    use_cache: bool = True,
+    tol: float = TOLERANCE,
+    limit: int = MAX_STATUSES,
+    checkpoint_seconds: float = 60.0,
+) -> Solution:
+    """The optimal values of two-player ``rules`` (from the cache when solved before).
+
+    ``floor``: scores below it count as it (default :func:`~.model.default_floor`).
+    Raises :class:`OptionError` for a variant that is not «Тысяча» or whose state space is
+    out of reach (more than ``limit`` statuses per player). An interrupted solve
+    (``KeyboardInterrupt``) leaves a checkpoint that the next call resumes from.
+    """
+    options = thousand_options(rules)
+    low = default_floor(options) if floor is None else floor
+    spec = rules.spec
+    key = (spec, low)
+    if not fresh and key in _MEMORY:
+        return replace(_MEMORY[key], cached=True)
+    path = cache_path(spec, low)
+    if use_cache and not fresh:
+        loaded = _load(path, rules, low)
+        if loaded is not None:
+            _MEMORY[key] = loaded
+            return loaded
+    start = time.perf_counter()
+    model = build_model(rules, low, limit, progress)
+    partial = cache_path(spec, low, "partial.npz")
+    values, sweeps = None, 0
+    if use_cache and not fresh:
+        values, sweeps = _load_partial(partial, model)
+    if values is None:
+        values = np.full((model.n, model.n), 0.5)
+    residual = iterate(
+        model, values, tol, progress, partial if use_cache else None, sweeps, checkpoint_seconds
+    )
+    solution = Solution(spec, model, values, residual[1], time.perf_counter() - start, residual[0])
+    if use_cache:
+        _save(path, solution)
+        partial.unlink(missing_ok=True)
+    _MEMORY[key] = solution
+    return solution
+
+
+def iterate(
+    model: Model,
+    values: F64,
+    tol: float,
+    progress: Progress | None,
+    partial: Path | None,
+    sweeps: int,
+    checkpoint_seconds: float,
+) -> tuple[float, int]:
+    """Sweep ``values`` in place until the largest change is below ``tol``; returns the last
+    change and the number of sweeps (counting those of a resumed checkpoint)."""
+    tables = kernel.tables(model)
+    rows = kernel.rows(model)
+    first: float | None = None
+    saved = time.monotonic()
+    residual = 1.0
+    try:
+        while True:
+            residual = kernel.sweep(tables, values, rows)
+            sweeps += 1
+            if first is None:
+                first = max(residual, tol * 10)
+            if progress is not None:
+                done = log(first / max(residual, tol)) / log(first / tol)
+                progress(min(100, max(0, int(100 * done))), 100)
+            if residual <= tol:
+                return residual, sweeps
+            if partial is not None and time.monotonic() - saved > checkpoint_seconds:
+                _save_partial(partial, values, sweeps)
+                saved = time.monotonic()
+    except KeyboardInterrupt:
+        if partial is not None:
+            _save_partial(partial, values, sweeps)
+        raise
+
+
+# -- the cache -------------------------------------------------------------------------
+
+ARRAYS = [f.name for f in fields(Model) if f.name not in ("rules", "options", "statuses", "index", "throws")]
+
+
+def _status_rows(statuses: list[Player]) -> np.ndarray[Any, Any]:
+    return np.array(
+        [
+            (
+                p.score,
+                p.opened,
+                -1 if p.opening_score is None else p.opening_score,
+                p.bolts,
+                p.on_barrel,
+                p.barrel_attempts,
+                p.falls,
+                p.dots,
+                p.opening_failures,
+            )
+            for p in statuses
+        ],
+        np.int64,
+    )
+
+
+def _save(path: Path, solution: Solution) -> None:
+    model = solution.model
+    meta = {
+        "spec": solution.spec,
+        "floor": model.floor,
+        "solver": SOLVER_VERSION,
+        "win_probability": solution.win_probability,
+        "sweeps": solution.sweeps,
+        "seconds": solution.seconds,
+        "residual": solution.residual,
+        "unit": model.unit,
+        "start": model.start,
+    }
+    arrays = {name: getattr(model, name) for name in ARRAYS if isinstance(getattr(model, name), np.ndarray)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez(
+        tmp,
+        values=solution.values,
+        statuses=_status_rows(model.statuses),
+        meta=np.array(json.dumps(meta)),
+        **arrays,
+    )
+    tmp.replace(path)
+
+
+def _load(path: Path, rules: Variant, floor: int) -> Solution | None:
+    try:
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            if (
+                meta.get("spec") != rules.spec
+                or meta.get("solver") != SOLVER_VERSION
+                or meta.get("floor") != floor
+            ):
+                return None
+            values = data["values"]
+            rows = data["statuses"]
+            arrays = {name: data[name] for name in data.files if name in ARRAYS}
+    except (OSError, ValueError, KeyError):
+        return None
+    options = thousand_options(rules)
+    statuses = [
+        Player(
+            int(r[0]),
+            bool(r[1]),
+            None if r[2] < 0 else int(r[2]),
+            int(r[3]),
+            bool(r[4]),
+            int(r[5]),
+            int(r[6]),
+            int(r[7]),
+            int(r[8]),
+        )
+        for r in rows
+    ]
+    model = Model(
+        rules=rules,
+        options=options,
+        statuses=statuses,
+        index={p: i for i, p in enumerate(statuses)},
+        throws=throw_tables(options),
+        unit=int(meta["unit"]),
+        floor=floor,
+        start=int(meta["start"]),
+        **arrays,
+    )
+    return Solution(
+        rules.spec,
+        model,
+        values,
+        int(meta["sweeps"]),
+        float(meta["seconds"]),
+        float(meta["residual"]),
+        cached=True,
+    )
+
+
+def _save_partial(path: Path, values: F64, sweeps: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez(tmp, values=values, sweeps=np.array(sweeps))
+    tmp.replace(path)
+
+
+def _load_partial(path: Path, model: Model) -> tuple[F64 | None, int]:
+    try:
+        with np.load(path) as data:
+            values = data["values"]
+            sweeps = int(data["sweeps"])
+    except (OSError, ValueError, KeyError):
+        return None, 0
+    if values.shape != (model.n, model.n):
+        return None, 0
+    return values, sweeps
