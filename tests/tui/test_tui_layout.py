@@ -178,3 +178,15 @@ async def test_the_sheet_cursor_steps_over_the_subtotals() -> None:
         assert board.selected_cell() == "pair"  # not Upper total, not Bonus
         await pilot.press("up")
         assert board.selected_cell() == "sixes"
+
+
+@pytest.mark.parametrize(("size", "lang"), CASES)
+@pytest.mark.asyncio
+async def test_the_new_game_screen_shows_whole_option_values(size: tuple[int, int], lang: str) -> None:
+    app = KostiApp(PlayConfig(lang=lang, bot_delay=0, save=False))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lines = screen_lines(app)
+        t = app.t
+        line_with(lines, t("value.first_player.rolloff"))
+        line_with(lines, t("value.faces.pips"))

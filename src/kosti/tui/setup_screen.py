@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
@@ -25,6 +25,9 @@ from kosti.tui.session import Seat
 
 if typing.TYPE_CHECKING:
     from kosti.tui.app import PlayConfig
+
+SMALL_WIDTH = 100
+"""Narrower terminals get each option's label above its editor."""
 
 SHOWN_KINDS = ("literal", "bool", "int", "optional_int")
 
@@ -86,6 +89,9 @@ class SetupScreen(Screen[None]):
     SetupScreen #setup-error { color: $error; height: auto; }
     SetupScreen #start-row { height: auto; align: center middle; }
     SetupScreen #start { margin: 0 2; }
+    SetupScreen.small .option-row { layout: vertical; height: 2; }
+    SetupScreen.small .option-row Label { width: 100%; }
+    SetupScreen.small .option-row Select, SetupScreen.small .option-row Input { width: 100%; }
     """
 
     def __init__(self, t: Catalog, config: PlayConfig) -> None:
@@ -130,8 +136,13 @@ class SetupScreen(Screen[None]):
             yield Button(t("setup.start"), id="start", variant="success")
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        # a small terminal: each option's label above its editor, so whole values show
+        self.set_class(event.size.width < SMALL_WIDTH, "small")
+
     def on_mount(self) -> None:
         t = self.t
+        self.set_class(self.app.size.width < SMALL_WIDTH, "small")
         self.title = "kosti"
         self.sub_title = t("setup.title")
         self.query_one("#game-panel").border_title = t("setup.game")
