@@ -33,16 +33,16 @@ FAMILIES = ("thousand-classic", "thousand-v2", "thousand-classic(barrel=open)")
 
 
 def scaled(name: str, target: int) -> Variant:
-    """``name`` played to ``target``: the barrel stands as far below the target as in the full
-    game, and only pits and a dump below the barrel stay."""
+    """``name`` played to ``target``: the barrel stands at the same fraction of the target as in
+    the full game (880/1000, 850/1000), and only pits and a dump below the barrel stay."""
     base = variant(name)
     options = base.options
-    gap = 1000 - getattr(options, "barrel_at", 880)
-    overrides: dict[str, object] = {"target": target, "barrel_at": max(target - gap, 5)}
-    pits = [list(p) for p in getattr(options, "pits", ()) if p[1] < target - gap]
-    overrides["pits"] = pits
+    at = getattr(options, "barrel_at", 880)
+    barrel_at = max(5, round(target * at / 1000 / 5) * 5)
+    overrides: dict[str, object] = {"target": target, "barrel_at": barrel_at}
+    overrides["pits"] = [list(p) for p in getattr(options, "pits", ()) if p[1] < barrel_at]
     dump = getattr(options, "dump_at", None)
-    if dump is not None and dump >= target - gap:
+    if dump is not None and dump >= barrel_at:
         overrides["dump_at"] = None
     return variant(name, overrides)
 
