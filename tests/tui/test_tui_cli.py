@@ -69,7 +69,7 @@ def test_resume_reads_the_record(kosti: Any, started: list[PlayConfig]) -> None:
     "args",
     [
         ["play", "poker-free", "-b", "genius"],
-        ["play", "thousand-classic", "-b", "optimal"],
+        ["play", "poker-showdown", "-b", "optimal"],  # no exact showdown bot
         ["play", "-o", "stake=2"],
         ["play", "poker-free", "-o", "nonsense"],
         ["play", "no-such-game"],
