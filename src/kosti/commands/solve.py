@@ -152,6 +152,17 @@ def _thousand_position(data: Any) -> Any:
     return parse(data)
 
 
+def _thousand_solved(state: Any) -> bool:
+    """True when the exact values of this «Тысяча» game are at hand; a hint never starts a solve
+    that can take hours (the heuristic ranks the decisions until then)."""
+    from kosti.solver.thousand.solve import is_solved
+
+    try:
+        return is_solved(state.variant)
+    except KostiError:
+        return False
+
+
 def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     """``kosti hint`` for «Тысяча»: each decision with the chance of winning it keeps."""
     from kosti.i18n import catalog
@@ -304,8 +315,8 @@ def hint(
         from kosti.games import engine_for
         from kosti.games.thousand.game import ThousandState
 
-        if isinstance(state, ThousandState) and not state.finished:
-            # «Тысяча»: the exact two-player values
+        if isinstance(state, ThousandState) and not state.finished and _thousand_solved(state):
+            # «Тысяча»: the exact two-player values, once `kosti solve … --players 2` has made them
             bar.close()
             _hint_thousand(state, top, as_json)
             return

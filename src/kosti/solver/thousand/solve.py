@@ -93,6 +93,13 @@ def cache_path(spec: str, floor: int, kind: str = "npz") -> Path:
 _MEMORY: dict[tuple[str, int], Solution] = {}
 
 
+def is_solved(rules: Variant, floor: int | None = None) -> bool:
+    """True when ``rules`` has been solved already (in this process or in the disk cache), so
+    that :func:`solve` answers at once instead of starting a solve that may take hours."""
+    low = default_floor(thousand_options(rules)) if floor is None else floor
+    return (rules.spec, low) in _MEMORY or cache_path(rules.spec, low).exists()
+
+
 def solve(
     rules: Variant,
     *,
