@@ -348,3 +348,50 @@ def test_a_bank_the_recorded_cells_cannot_have_made_is_refused() -> None:
     with pytest.raises(KostiError, match="cannot have banked 3"):
         SheetAdvisor(cap=3).advise(state)
     assert SheetAdvisor(cap=3).position_value(sheet_state(SMALL_FENCES, {"ones": -3}, banked=2)) > 0
+
+
+def test_the_packed_tables_unpack_to_the_tables() -> None:
+    from kosti.solver import kernels
+
+    model = solve(variant(SMALL_FENCES), cap=3).model
+    unpacked = kernels.unpacked(*model.packed)
+    assert len(unpacked) == len(model.tables)
+    for name, mine, theirs in zip(model.tables._fields, model.tables, unpacked, strict=True):
+        assert theirs.dtype == mine.dtype, name
+        np.testing.assert_array_equal(theirs, mine, err_msg=name)
+
+
+def test_the_layout_gives_each_reachable_state_a_row_of_every_bank_it_can_hold() -> None:
+    from kosti.solver.model import build_model, exact_bank_cap
+
+    options = variant(SMALL_FENCES).options
+    assert isinstance(options, SheetOptions)
+    model = build_model(options)
+    assert model.cap == exact_bank_cap(options) == 3 * (6 * 2 + 1 * 3)
+    slot, top, size = model.layout
+    laid = slot >= 0
+    order = np.argsort(slot[laid])
+    starts, tops = slot[laid][order], top[laid][order]
+    # rows follow one another without gap or overlap
+    assert starts[0] == 0 and starts[-1] + tops[-1] + 1 == size
+    np.testing.assert_array_equal(starts[1:], starts[:-1] + tops[:-1] + 1)
+    # column III's first state can hold what two full columns banked; column I's only 0
+    p0 = model.pair_of(0, 0)
+    assert top[2, 0, p0, 0] == 2 * (6 * 2 + 3) and top[0, 0, p0, 0] == 0
+    # a stage rule makes states unreachable: no row for them
+    classic = variant(SMALL_CLASSIC).options
+    assert isinstance(classic, SheetOptions)
+    staged = build_model(classic)
+    assert staged.layout.slot[0, 1, staged.pair_of(0, 0), 0] == -1
+    assert staged.layout.slot[0, 0, staged.pair_of(0, 0), 0] >= 0
+
+
+def test_fences_without_a_cap_is_the_limit_of_the_caps() -> None:
+    rules = variant(SMALL_FENCES)
+    exact = solve(rules)
+    assert exact.cap == exact.model.exact_cap
+    capped = [solve(rules, cap=c).expected_score for c in (3, 10, exact.cap - 1)]
+    assert capped == sorted(capped) and capped[-1] <= exact.expected_score
+    # a turn with a large bank, checked against exhaustive search through the engine
+    state = sheet_state(SMALL_FENCES, {"ones": 0, "twos": -6}, column=2, banked=5)
+    check_turn(SMALL_FENCES, state)

@@ -17,7 +17,10 @@ from kosti.commands.common import emit, fail
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
 
-CAP_HELP = "Banked throws the solver tracks (default: exact where small, else 10)."
+CAP_HELP = (
+    "Banked throws the solver tracks (default: every bank the sheet can reach, exact); "
+    "a smaller cap forfeits the rest and gives a lower bound."
+)
 
 
 class _Bar:

@@ -127,10 +127,10 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
 
     rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, len(POSITION_FIELDS))
     out = np.empty((len(rows), width(solution.model)))
-    tables = solution.model.tables
+    packed = solution.model.packed
 
     def work(start: int, stop: int) -> None:
-        kernels.position_values_batch(tables, solution.values, rows[start:stop], out[start:stop])
+        kernels.position_values_batch(*packed, solution.values, rows[start:stop], out[start:stop])
 
     in_parallel(len(rows), work, chunk=256)
     return out
@@ -169,7 +169,8 @@ class SheetAdvisor:
             raise OptionError("not a score-sheet state")
         spot, row = encode(solution, state)
         out = np.empty((1, width(solution.model)))
-        kernels.position_values_batch(solution.model.tables, solution.values, np.array([row]), out)
+        # the batch kernel on one row: one more compiled function would cost its compile time
+        kernels.position_values_batch(*solution.model.packed, solution.values, np.array([row]), out)
         return spot, out[0]
 
     def values_batch(self, states: list[SheetState]) -> F64:
@@ -312,4 +313,4 @@ def stored_value(solution: Solution, state: SheetState) -> float:
     if state.throws:
         raise KostiError("stored values are for the start of a turn")
     spot = spot_of(solution, state)
-    return spot.recorded + float(solution.values[spot.column, spot.lm, spot.pair, spot.flag, spot.bank])
+    return spot.recorded + solution.value(spot.column, spot.lm, spot.pair, spot.flag, spot.bank)

@@ -17,9 +17,11 @@ a throw past the third spends one, so the bank after recording is always the num
 ``j`` of throws that were left: the chain ``W_0, W_1, …`` serves every bank at once,
 and only the first throw (its multiplier, column II's announcement) needs its own pass.
 
-Every kernel takes the variant's tables as one :class:`~kosti.solver.model.Tables`.
-Value tables are indexed ``V[column, lower mask, upper pair, flag, bank]``
-(:mod:`kosti.solver.model`).
+Every helper takes the variant's tables as one :class:`~kosti.solver.model.Tables`; the
+entry points called from Python take them packed in three arrays
+(:class:`~kosti.solver.model.Packed`, ``ints, floats, meta``), which are quick to hand over.
+A value table ``V`` is flat: the state ``(column, lower mask, upper pair, flag)`` with ``b``
+banked throws is ``V[slot[state] + min(b, top[state])]`` (:class:`~kosti.solver.model.Layout`).
 """
 
 from __future__ import annotations
@@ -32,9 +34,6 @@ import numpy as np
 
 from kosti.solver.model import (
     B_,
-    BANK_COLUMN,
-    BANK_LOWER,
-    BANK_UPPER,
     BANK_VALUE,
     EXTRA,
     F64,
@@ -73,31 +72,103 @@ def inline(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
+# -- the tables, unpacked -----------------------------------------------------------------------
+
+
+@inline
+def _a1(buf: Any, meta: I64, k: int) -> Any:
+    return buf[meta[k, 0] : meta[k, 0] + meta[k, 1]]
+
+
+@inline
+def _a2(buf: Any, meta: I64, k: int) -> Any:
+    return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3]))
+
+
+@inline
+def _a3(buf: Any, meta: I64, k: int) -> Any:
+    return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4]))
+
+
+@inline
+def _a4(buf: Any, meta: I64, k: int) -> Any:
+    return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4], meta[k, 5]))
+
+
+@inline
+def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
+    """The tables from :func:`~kosti.solver.model.pack` (views, no copy), field by field in
+    the order of :class:`~kosti.solver.model.Tables`."""
+    return Tables(
+        _a1(ints, meta, 0),
+        _a1(floats, meta, 1),
+        _a1(ints, meta, 2),
+        _a1(ints, meta, 3),
+        _a3(ints, meta, 4),
+        _a3(floats, meta, 5),
+        _a3(floats, meta, 6),
+        _a3(floats, meta, 7),
+        _a2(ints, meta, 8),
+        _a2(ints, meta, 9),
+        _a2(ints, meta, 10),
+        _a1(floats, meta, 11),
+        _a1(ints, meta, 12),
+        _a2(ints, meta, 13),
+        _a1(ints, meta, 14),
+        _a1(ints, meta, 15),
+        _a2(floats, meta, 16),
+        _a2(ints, meta, 17),
+        _a1(ints, meta, 18),
+        _a1(ints, meta, 19),
+        _a1(ints, meta, 20),
+        _a4(ints, meta, 21),
+        _a4(ints, meta, 22),
+    )
+
+
+@jit
+def unpacked(ints: I64, floats: F64, meta: I64) -> Tables:
+    """:func:`unpack` called from Python (to check it against the tables)."""
+    return unpack(ints, floats, meta)
+
+
 # -- one state's successors ------------------------------------------------------------------
 
 
 @inline
 def fill_next(
-    cfg: I64, fcfg: F64, pair_um: I64, V: F64, col: int, lm: int, p: int, y: int, reward: float, out: F64
+    cfg: I64,
+    fcfg: F64,
+    pair_um: I64,
+    slot: I64,
+    top: I64,
+    V: F64,
+    col: int,
+    lm: int,
+    p: int,
+    y: int,
+    reward: float,
+    out: F64,
 ) -> None:
     """``out[j] = reward +`` the value of a state between turns with ``j`` banked throws, for every ``j``.
 
     (The hot helpers take single arrays, not the tables: every array taken out of the tuple
     in a loop would count a reference.)"""
-    B = cfg[B_]
     n = out.shape[0]
     if lm == cfg[FULL_LM] and pair_um[p] == FULL_UPPER:
         if col + 1 < cfg[NCOL]:
-            row = V[col + 1, 0, cfg[P0], y]
-            for j in range(n):
-                out[j] = reward + row[j if j < B else B]
+            col += 1
+            lm = 0
+            p = cfg[P0]
         else:
+            B = cfg[B_]
             for j in range(n):
                 out[j] = reward + (j if j < B else B) * fcfg[BANK_VALUE]
-        return
-    row = V[col, lm, p, y]
+            return
+    base = slot[col, lm, p, y]
+    t = top[col, lm, p, y]
     for j in range(n):
-        out[j] = reward + row[j if j < B else B]
+        out[j] = reward + V[base + (j if j < t else t)]
 
 
 @inline
@@ -145,21 +216,24 @@ def successors(
     cfg = T.cfg
     fcfg = T.fcfg
     pair_um = T.pair_um
+    slot = T.slot
+    top = T.top
     next_pair = T.next_pair
     up_reward = T.up_reward
     jm = Uv.shape[2]
     for f in range(6):
         if (ua >> f) & 1:
             for n in range(6):
-                fill_next(cfg, fcfg, pair_um, V, col, lm, next_pair[p, f, n], y, up_reward[p, f, n], Uv[f, n])
+                q = next_pair[p, f, n]
+                fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm, q, y, up_reward[p, f, n], Uv[f, n])
     for j in range(jm):
         maxVz[j] = NEG
     for c in range(cfg[L_]):
         if (la >> c) & 1:
             lm2 = lm | (1 << c)
             y2 = 1 if (c == cfg[YC] and col == 0 and cfg[TRACK_Y]) else y
-            fill_next(cfg, fcfg, pair_um, V, col, lm2, p, y, 0.0, Vz[c])
-            fill_next(cfg, fcfg, pair_um, V, col, lm2, p, y2, 0.0, Vnz[c])
+            fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y, 0.0, Vz[c])
+            fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y2, 0.0, Vnz[c])
             for j in range(jm):
                 if Vz[c, j] > maxVz[j]:
                     maxVz[j] = Vz[c, j]
@@ -508,16 +582,6 @@ def announced_best(
 
 
 @inline
-def popcount(x: int) -> int:
-    """The number of bits set in ``x``."""
-    n = 0
-    while x:
-        n += x & 1
-        x >>= 1
-    return n
-
-
-@inline
 def start_value(
     T: Tables,
     b: int,
@@ -552,8 +616,9 @@ def start_value(
 
 
 @jit
-def solve_level(T: Tables, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None:
+def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None:
     """Solve every state of one level of one column (their successors are solved)."""
+    T = unpack(ints, floats, meta)
     cfg = T.cfg
     B = cfg[B_]
     jc = B + cfg[T_] - 1
@@ -574,11 +639,10 @@ def solve_level(T: Tables, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None
         p = ps[i]
         y = ys[i]
         um = T.pair_um[p]
-        # no bank above what the recorded cells can have banked is reached: those entries
+        # no bank above what the recorded cells can have banked is reached (``top``): those
         # are never read (a successor can always hold what its predecessor passes on)
-        reach = cfg[BANK_COLUMN] * col + cfg[BANK_UPPER] * popcount(um) + cfg[BANK_LOWER] * popcount(lm)
-        if reach > B:
-            reach = B
+        reach = T.top[col, lm, p, y]
+        base = T.slot[col, lm, p, y]
         js = reach + cfg[T_] - 1
         ua, la = allowed(T, kind, um, lm)
         joker = joker_applies(T, col, lm)
@@ -588,7 +652,7 @@ def solve_level(T: Tables, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None
         else:
             chain(T, js - 1, js, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
         for b in range(reach + 1):
-            V[col, lm, p, y, b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True)
+            V[base + b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True)
 
 
 # -- the advisor ---------------------------------------------------------------------------------
@@ -704,9 +768,10 @@ def position_values(
 
 
 @jit
-def position_values_batch(T: Tables, V: F64, positions: I64, out: F64) -> None:
+def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> None:
     """:func:`position_values` of every row of ``positions`` (columns: col, lm, p, y, bank,
     throws, d, left, announced) into the rows of ``out``."""
+    T = unpack(ints, floats, meta)
     for i in range(positions.shape[0]):
         q = positions[i]
         position_values(T, V, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], out[i])
@@ -945,8 +1010,9 @@ def play_game(
 
 
 @jit
-def play_games(T: Tables, V: F64, seed: int, scores: F64, banks: I64) -> None:
+def play_games(ints: I64, floats: F64, meta: I64, V: F64, seed: int, scores: F64, banks: I64) -> None:
     """Play ``len(scores)`` games; game ``g`` draws its dice from seed ``seed + g`` alone."""
+    T = unpack(ints, floats, meta)
     cfg = T.cfg
     jc = cfg[B_] + cfg[T_] - 1
     jn = jc + 2

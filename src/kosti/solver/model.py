@@ -14,14 +14,15 @@ A *state* between turns is ``(column, lower mask, upper pair, flag, bank)``:
   forgotten: a single pair stands for every full upper section;
 * ``flag``: 1 when the Yahtzee cell of column I holds 50, so that a further Yahtzee
   earns the extra bonus (only tracked when the sheet has that bonus);
-* ``bank``: banked throws («ограды»), at most :attr:`Model.cap`.
+* ``bank``: banked throws («ограды»).
 
-The cap: a sheet that banks throws (poker-mandatory, poker-fences) could bank up to
-:func:`exact_bank_cap` of them. Where that is small (mandatory: 34) the cap is exact.
-Otherwise (fences: 117) the solver plays a game in which throws banked beyond the
-cap are forfeited; its value is then a lower bound of the true optimum, reached by a
-strategy that is legal in the real game (the optimal bot plays it, counting at most
-``cap`` of its banked throws).
+The bank: a sheet that banks throws (poker-mandatory, poker-fences) could bank up to
+:func:`exact_bank_cap` of them (mandatory 34, fences 117), but a state can hold only
+what its recorded cells banked (:func:`reach`). Only the states the rules can reach
+are laid out (:class:`Layout`), each with a row of values for the banks it can hold,
+so the solver tracks every bank and its value is exact. A smaller ``cap`` may be asked
+for: the solver then plays a game in which throws banked beyond it are forfeited, whose
+value is a lower bound of the true optimum.
 
 Within a turn the dice are one of the 252 multisets of five faces and a hold is one
 of the 462 multisets of at most five faces (:data:`ALL`).
@@ -168,6 +169,52 @@ class Tables(NamedTuple):
     lut: I64
     hold_ptr: I64
     hold_idx: I64
+    slot: I64
+    top: I64
+
+
+class Packed(NamedTuple):
+    """:class:`Tables` in three arrays, as the compiled entry points take them: a call with
+    a tuple of 23 arrays costs several microseconds to hand over, three arrays a fraction.
+
+    Field ``k`` of the tables (in their order) is ``ints`` (integer fields) or ``floats``
+    from ``meta[k, 0]``, ``meta[k, 1]`` values long, of shape ``meta[k, 2:2 + ndim]``.
+    """
+
+    ints: I64
+    floats: F64
+    meta: I64
+
+
+def pack(tables: Tables) -> Packed:
+    """The tables in three arrays (:class:`Packed`); the kernels unpack them without copying."""
+    meta = np.zeros((len(tables), 6), dtype=np.int64)
+    parts: dict[bool, list[npt.NDArray[np.generic]]] = {True: [], False: []}
+    used = {True: 0, False: 0}
+    for k, array in enumerate(tables):
+        is_int = array.dtype == np.int64
+        meta[k, 0] = used[is_int]
+        meta[k, 1] = array.size
+        meta[k, 2 : 2 + array.ndim] = array.shape
+        parts[is_int].append(array.ravel())
+        used[is_int] += array.size
+    ints = np.concatenate(parts[True]).astype(np.int64)
+    floats = np.concatenate(parts[False]).astype(np.float64)
+    return Packed(ints, floats, meta)
+
+
+class Layout(NamedTuple):
+    """Where each state's values stand in the flat table of a solution.
+
+    ``slot[column, lower mask, upper pair, flag]`` is the offset of the state's value with no
+    banked throw (−1 for a state the rules never reach); its values for banks ``0..top[…]``
+    follow it. ``top`` is the most the state can hold (at most the cap): a larger bank is
+    read as ``top``, since no state is passed more than it can hold unless the cap forfeits it.
+    """
+
+    slot: I64
+    top: I64
+    size: int
 
 
 @dataclass(frozen=True)
@@ -235,6 +282,8 @@ class Model:
             t.lut,
             t.hold_ptr,
             t.hold_idx,
+            self.layout.slot,
+            self.layout.top,
         )
 
     @property
@@ -249,9 +298,36 @@ class Model:
     def flags(self) -> int:
         return int(self.cfg[Y_])
 
-    def value_shape(self) -> tuple[int, int, int, int, int]:
-        """Shape of the table of state values: column, lower mask, upper pair, flag, bank."""
-        return (self.n_columns, 1 << self.n_lower, len(self.pair_um), self.flags, self.cap + 1)
+    @cached_property
+    def packed(self) -> Packed:
+        """:attr:`tables` as the compiled entry points take them."""
+        return pack(self.tables)
+
+    def state_shape(self) -> tuple[int, int, int, int]:
+        """The dimensions of a state between turns: column, lower mask, upper pair, flag."""
+        return (self.n_columns, 1 << self.n_lower, len(self.pair_um), self.flags)
+
+    @cached_property
+    def layout(self) -> Layout:
+        """The reachable states and their rows of values (every bank each can hold)."""
+        slot = np.full(self.state_shape(), -1, dtype=np.int64)
+        top = np.zeros(self.state_shape(), dtype=np.int64)
+        size = 0
+        for col in range(self.n_columns):
+            for lms, ps, ys in self.column_states(col):
+                tops = np.minimum(reach(self.cfg, col, self.pair_um[ps], lms), self.cap)
+                ends = size + np.cumsum(tops + 1)
+                slot[col, lms, ps, ys] = ends - tops - 1
+                top[col, lms, ps, ys] = tops
+                size = int(ends[-1]) if len(ends) else size
+        return Layout(slot, top, size)
+
+    def offset(self, column: int, lm: int, pair: int, flag: int, bank: int) -> int:
+        """Where a state's value with ``bank`` banked throws stands in a solution's table."""
+        slot = int(self.layout.slot[column, lm, pair, flag])
+        if slot < 0:
+            raise KeyError(f"the state {(column, lm, pair, flag)} is never reached")
+        return slot + min(bank, int(self.layout.top[column, lm, pair, flag]))
 
     def pair_of(self, upper_mask: int, total: int) -> int:
         """The pair index of recorded upper cells ``upper_mask`` with this upper total."""
@@ -303,6 +379,15 @@ class Model:
         return levels
 
 
+def reach(cfg: I64, column: int, upper_masks: I64, lower_masks: I64) -> I64:
+    """The most throws states of ``column`` with these recorded cells can have banked."""
+    return (
+        int(cfg[BANK_COLUMN]) * column
+        + int(cfg[BANK_UPPER]) * _popcount(upper_masks)
+        + int(cfg[BANK_LOWER]) * _popcount(lower_masks)
+    )
+
+
 def _popcount(a: I64) -> I64:
     result = np.zeros_like(a)
     x = a.copy()
@@ -330,20 +415,15 @@ def exact_bank_cap(options: SheetOptions) -> int:
     return n_columns * (len(UPPER_CELLS) * upper_gain + len(options.lower) * lower_gain)
 
 
-DEFAULT_CAP = 10
-"""Banked throws tracked when the exact bound is larger (poker-fences could bank 117)."""
-
-
 def default_cap(options: SheetOptions) -> int:
-    """The bank cap used unless one is asked for: the exact bound when it is small."""
-    exact = exact_bank_cap(options)
-    return exact if exact <= 40 else DEFAULT_CAP
+    """The bank cap used unless one is asked for: none (every bank a sheet can reach)."""
+    return exact_bank_cap(options)
 
 
 def build_model(options: SheetOptions, cap: int | None = None) -> Model:
     """The solver's tables for a sheet with these options.
 
-    ``cap`` limits the banked throws the solver tracks (default :func:`default_cap`).
+    ``cap`` limits the banked throws the solver tracks (default: none, :func:`default_cap`).
     The joker rule is the option ``joker`` (``forced``, ``free`` or ``none``).
     Raises :class:`OptionError` for a sheet the solver cannot represent.
     """

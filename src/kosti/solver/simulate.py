@@ -23,13 +23,13 @@ def simulate(solution: Solution, games: int, seed: int = 0) -> tuple[F64, I64]:
     on any number of threads."""
     from kosti.solver import kernels
 
-    tables = solution.model.tables
+    packed = solution.model.packed
     scores = np.zeros(games)
     banks = np.zeros(games, dtype=np.int64)
 
     def work(start: int, stop: int) -> None:
         kernels.play_games(
-            tables, solution.values, seed * 1_000_003 + start, scores[start:stop], banks[start:stop]
+            *packed, solution.values, seed * 1_000_003 + start, scores[start:stop], banks[start:stop]
         )
 
     in_parallel(games, work, chunk=64)

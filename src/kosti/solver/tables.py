@@ -27,7 +27,7 @@ from kosti.solver.model import (
     exact_bank_cap,
 )
 
-SOLVER_VERSION = "2"
+SOLVER_VERSION = "3"
 """Bumped whenever a change could alter a solved table: old cache files are then ignored."""
 
 Progress = Callable[[int, int], object]
@@ -53,8 +53,9 @@ class Solution:
     """The variant solved (its canonical string)."""
     model: Model
     values: F64
-    """``values[column, lower mask, upper pair, flag, bank]``: the expected score still to come
-    at the start of a turn, recorded cells and decided bonuses excluded."""
+    """The expected score still to come at the start of a turn, recorded cells and decided
+    bonuses excluded, of every reachable state and bank, laid out by ``model.layout``
+    (:meth:`value` reads one)."""
     seconds: float
     """How long solving took (when read from the cache: how long it took then)."""
     cached: bool = False
@@ -63,7 +64,11 @@ class Solution:
     @property
     def expected_score(self) -> float:
         """The expected final score of an empty sheet."""
-        return float(self.values[0, 0, self.model.pair_of(0, 0), 0, 0])
+        return self.value(0, 0, self.model.pair_of(0, 0), 0, 0)
+
+    def value(self, column: int, lm: int, pair: int, flag: int, bank: int) -> float:
+        """The value of a state between turns with ``bank`` banked throws (:attr:`values`)."""
+        return float(self.values[self.model.offset(column, lm, pair, flag, bank)])
 
     @property
     def cap(self) -> int:
@@ -103,12 +108,13 @@ def solve(
 ) -> Solution:
     """The optimal strategy's values for ``rules`` (solitaire), from the cache when possible.
 
-    ``cap``: banked throws tracked (default: exact where small, else
-    :data:`~kosti.solver.model.DEFAULT_CAP`). ``fresh``: solve again and overwrite the
-    cache. ``use_cache=False``: neither read nor write the disk. The joker rule is the
-    variant's option ``joker`` (``yahtzee`` plays ``forced``; ``yahtzee(joker=free)`` is the
-    convention of Verhoeff's published 254.5896). ``progress`` follows a solve and may
-    cancel it (:data:`Progress`); it is not called when the tables come from a cache.
+    ``cap``: banked throws tracked (default: every bank the sheet can reach, so the value is
+    exact; a smaller cap forfeits throws banked beyond it and gives a lower bound).
+    ``fresh``: solve again and overwrite the cache. ``use_cache=False``: neither read nor
+    write the disk. The joker rule is the variant's option ``joker`` (``yahtzee`` plays
+    ``forced``; ``yahtzee(joker=free)`` is the convention of Verhoeff's published
+    254.5896). ``progress`` follows a solve and may cancel it (:data:`Progress`); it is
+    not called when the tables come from a cache.
     """
     options = sheet_options(rules)
     spec = rules.spec
@@ -159,8 +165,8 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     """Solve every state, last column first and fullest sheet first."""
     from kosti.solver import kernels  # numba is loaded only when a table must be solved
 
-    tables = model.tables
-    values = np.zeros(model.value_shape())
+    packed = model.packed
+    values = np.zeros(model.layout.size)
     plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
     total = sum(len(lms) for _, (lms, _, _) in plan)
     step = max(1, -(-total // PROGRESS_STEPS))
@@ -173,7 +179,7 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
             pl, pp, py = lms[piece], ps[piece], ys[piece]
 
             def work(start: int, stop: int, col: int = col, pl: I64 = pl, pp: I64 = pp, py: I64 = py) -> None:
-                kernels.solve_level(tables, values, col, pl[start:stop], pp[start:stop], py[start:stop])
+                kernels.solve_level(*packed, values, col, pl[start:stop], pp[start:stop], py[start:stop])
 
             in_parallel(len(pl), work)
             done += len(pl)
@@ -198,8 +204,9 @@ def _save(path: Path, solution: Solution) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     # a private temporary name: two processes may solve the same variant at once
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
-    # full precision: every value read back (the advisor's too) is the solved one to 1e-6
-    np.savez_compressed(tmp, values=solution.values, meta=np.array(json.dumps(meta)))
+    # full precision: every value read back (the advisor's too) is the solved one; not
+    # compressed: poker-fences' table is most of a gigabyte, and loading stays fast
+    np.savez(tmp, values=solution.values, meta=np.array(json.dumps(meta)))
     tmp.replace(path)
 
 
@@ -213,7 +220,7 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
     if (
         meta.get("spec") != spec
         or meta.get("solver") != SOLVER_VERSION
-        or values.shape != model.value_shape()
+        or values.shape != (model.layout.size,)
     ):
         return None
     return Solution(spec, model, values, float(meta.get("seconds", 0.0)), cached=True)
