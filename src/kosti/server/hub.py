@@ -35,12 +35,13 @@ from kosti.i18n import catalog
 from kosti.phrases import hint_text
 from kosti.rules.presets import variant
 from kosti.server.bus import Bus, LocalBus
+from kosti.server.commits import Committer
 from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
 from kosti.server.store import StorageDown, Store, StoreError
-from kosti.server.table import BotFactory, Event, Table, TableSettings, action_json
+from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, action_json
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,16 @@ class Room:
     clock_task: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)
     """When the table's state was last shown: the turn timer counts from here."""
+    shown: dict[WebSocket, int] = field(default_factory=dict)
+    """The version each socket here was last shown."""
+    bodies: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """The view (:meth:`Table.body`) last shown here in each language, with its version: what a
+    ``change`` is reckoned from."""
+
+    def drop(self, socket: WebSocket) -> None:
+        """Forget a socket that has gone."""
+        self.sockets.pop(socket, None)
+        self.shown.pop(socket, None)
 
     def spectators(self) -> int:
         return sum(1 for seat in self.sockets.values() if seat is None)
@@ -92,6 +103,7 @@ class Hub:
         self.settings = settings
         self.bots = bots
         self.bus: Bus = bus or LocalBus()
+        self.committer = Committer(store)
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._advisors: dict[str, Advisor | None] = {}
@@ -235,7 +247,7 @@ class Hub:
         retried = False
         while True:
             try:
-                await anyio.to_thread.run_sync(self.store.append, table_id, version, events)
+                await self.committer.append(table_id, version, events)
                 break
             except StorageDown:
                 if not retried:
@@ -308,16 +320,53 @@ class Hub:
     # -- showing -----------------------------------------------------------
 
     async def broadcast(self, room: Room) -> None:
-        """The table's state to every socket here, worded in each one's language (serialised once a
-        language); the turn timer starts again from here."""
+        """The table's new version to every socket here, worded in each one's language; the turn
+        timer starts again from here.
+
+        A socket that asked for changes (``?changes=1``) and was shown the version before gets
+        a ``change`` (the parts of the view that differ, and the new log entries), any other the
+        whole ``state``. The view is computed once a version and language, and each message
+        serialised once: every socket that gets it is sent the same text.
+        """
         room.since = time.monotonic()
-        texts: dict[str, str] = {}
+        table = room.table
+        left = room.seconds_left()
+        texts: dict[tuple[str, bool], str] = {}
+        sends: list[tuple[WebSocket, str]] = []
         for socket in list(room.sockets):
             lang = socket_language(socket)
-            if lang not in texts:
-                message = state_message(room.table, lang, room.seconds_left())
-                texts[lang] = json.dumps(message, separators=(",", ":"))
-            await self._send(room, socket, texts[lang])
+            last = room.bodies.get(lang)
+            since = room.shown.get(socket)
+            change = (
+                wants_changes(socket)
+                and last is not None
+                and since == last[0]
+                and 0 < table.version - last[0] <= LOG_TAIL
+            )
+            key = (lang, change)
+            if key not in texts:
+                if change and last is not None:
+                    message = change_message(table, lang, last, left)
+                else:
+                    message = state_message(table, lang, left)
+                texts[key] = json.dumps(message, separators=(",", ":"))
+            room.shown[socket] = table.version
+            sends.append((socket, texts[key]))
+        # what every socket was shown is settled before the first send lets anything else run
+        for lang, _ in texts:
+            room.bodies[lang] = (table.version, table.body(lang))
+        for socket, text in sends:
+            await self._send(room, socket, text)
+
+    async def show_state(self, room: Room, socket: WebSocket) -> None:
+        """The whole ``state`` to one socket (on connecting, after a stale move), with the clock's
+        time left; later versions reach it as changes if it asked for them."""
+        table = room.table
+        lang = socket_language(socket)
+        room.shown[socket] = table.version
+        room.bodies[lang] = (table.version, table.body(lang))
+        message = state_message(table, lang, room.seconds_left())
+        await self._send(room, socket, json.dumps(message, separators=(",", ":")))
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
@@ -333,7 +382,7 @@ class Hub:
             await socket.send_text(text)
         except Exception:  # a socket that cannot be written to has gone
             log.info("dropping a socket of table %s", room.table.id, exc_info=True)
-            room.sockets.pop(socket, None)
+            room.drop(socket)
 
     # -- the clock ---------------------------------------------------------
 
@@ -474,6 +523,7 @@ class Hub:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+        await self.committer.close()
         await self.bus.close()
         self.store.close()
 
@@ -490,11 +540,41 @@ def socket_language(socket: WebSocket) -> str:
     return "ru" if socket.query_params.get("lang") == "ru" else "en"
 
 
+def wants_changes(socket: WebSocket) -> bool:
+    """Whether a socket asked for ``change`` messages after the first state (``?changes=1``)."""
+    return socket.query_params.get("changes") == "1"
+
+
 def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
     """The ``state`` message: the table as ``lang``'s readers see it, with the timed move's time left."""
     view = table.view(lang)
-    view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
+    view["seconds_left"] = _seconds(seconds_left)
     return {"type": "state", "version": table.version, "table": view}
+
+
+def change_message(
+    table: Table, lang: str, last: tuple[int, dict[str, Any]], seconds_left: float | None = None
+) -> dict[str, Any]:
+    """The ``change`` message from the view ``last`` = (its version, :meth:`Table.body`) to the
+    table now: ``table`` holds the parts of the view that differ (and the time left), ``log``
+    the log entries after ``since``. The view at ``version`` is the one at ``since`` with the
+    parts of ``table`` replaced and ``log`` appended to its log (of which the last
+    :data:`~kosti.server.table.LOG_TAIL` entries are kept)."""
+    since, before = last
+    body = table.body(lang)
+    changed = {key: value for key, value in body.items() if before.get(key) != value}
+    changed["seconds_left"] = _seconds(seconds_left)
+    return {
+        "type": "change",
+        "version": table.version,
+        "since": since,
+        "table": changed,
+        "log": table.log_after(since, lang),
+    }
+
+
+def _seconds(left: float | None) -> float | None:
+    return None if left is None else round(left, 1)
 
 
 def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:

@@ -230,6 +230,39 @@ class Store:
         except DBAPIError as error:
             raise _outage("append", error) from None
 
+    def append_many(
+        self, writes: Sequence[tuple[str, int, Sequence[tuple[str, dict[str, Any]]]]]
+    ) -> list[StoreError | None]:
+        """Each (table id, version, events) of ``writes`` appended as :meth:`append` would, in one
+        transaction while none is refused: what each write met (``None``: stored).
+
+        When one is refused (another writer was first), every write is tried again in a
+        transaction of its own, so that only the refused ones fail.
+        """
+        if len(writes) > 1:
+            now = datetime.now(UTC)
+            rows = [
+                {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
+                for table_id, version, new in writes
+                for i, (kind, data) in enumerate(new, 1)
+            ]
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(insert(events), rows)
+                return [None] * len(writes)
+            except IntegrityError:
+                pass  # some were refused: find out which, one by one
+            except DBAPIError as error:
+                return [_outage("append", error)] * len(writes)
+        results: list[StoreError | None] = []
+        for table_id, version, new in writes:
+            try:
+                self.append(table_id, version, new)
+                results.append(None)
+            except StoreError as error:
+                results.append(error)
+        return results
+
     def since(self, table_id: str, version: int) -> list[tuple[str, dict[str, Any]]]:
         """The events of ``table_id`` after ``version``, in order (catching up on a table in memory)."""
         try:
