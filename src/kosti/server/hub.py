@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -46,6 +47,15 @@ from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings
 log = logging.getLogger(__name__)
 
 STORAGE_LOST = "connection to storage lost, retrying"
+
+OPEN_TABLES = 50
+"""Open tables the lobby lists at most."""
+
+
+@functools.cache
+def _preset(spec: str) -> Any:
+    """The preset of a canonical variant string (parsed once)."""
+    return variant(spec).preset
 
 
 def installed_bots(level: str, family: str, seed: int) -> Bot:
@@ -137,7 +147,8 @@ class Hub:
     async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
-        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
+        taken = None if settings.private else 0
+        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator, taken)
         room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
         self.rooms[table_id] = room
         return room
@@ -156,25 +167,25 @@ class Hub:
             await self._commit(room, old.plan_rematch(token, new.table.id))
             return new.table.id
 
-    def open_tables(self, lang: str) -> list[dict[str, Any]]:
-        """The public tables of this process still waiting for players, newest first."""
+    async def open_tables(self, lang: str) -> list[dict[str, Any]]:
+        """The public tables still waiting for players, newest first, as storage lists them:
+        those of every process of the server."""
         found = []
-        for room in reversed(self.rooms.values()):
-            table = room.table
-            if table.settings.private or table.status != "waiting" or not table.free_seats():
-                continue
+        for table_id, data, taken in await self._storage(self.store.waiting, OPEN_TABLES):
+            settings = TableSettings.from_json(data)
+            preset = _preset(settings.variant)
             found.append(
                 {
-                    "id": table.id,
-                    "preset": table.rules.preset.id,
-                    "name": table.rules.preset.name(lang),
-                    "seats": len(table.seats),
-                    "taken": len(table.seats) - table.free_seats(),
-                    "timer": table.settings.timer,
-                    "mode": table.settings.mode,
+                    "id": table_id,
+                    "preset": preset.id,
+                    "name": preset.name(lang),
+                    "seats": settings.seats,
+                    "taken": taken,
+                    "timer": settings.timer,
+                    "mode": settings.mode,
                 }
             )
-        return found[:50]
+        return found
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, rebuilt from its log if it is not in memory."""
@@ -228,6 +239,7 @@ class Hub:
             return
         table = room.table
         version = table.version
+        was_waiting = table.status == "waiting"
         if not await self._append(room, version, events):
             await self._catch_up(room)
             raise Refusal(
@@ -237,7 +249,17 @@ class Hub:
             table.apply(entry)
         await self.broadcast(room)
         await self.bus.publish(table.id, version, events)
+        if was_waiting and not table.settings.private:
+            await self._list(table)
         await self._after_change(room)
+
+    async def _list(self, table: Table) -> None:
+        """Tell storage the seats now held at a public table that was waiting (none: it started)."""
+        taken = len(table.seats) - table.free_seats() if table.status == "waiting" else None
+        try:
+            await self._storage(self.store.set_taken, table.id, taken)
+        except Refusal:  # committed already: the lobby is only a little behind
+            log.warning("could not list the seats of table %s", table.id)
 
     async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
         """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
