@@ -309,7 +309,8 @@ async function join(tableId, name, token = null) {
 // -- the table ----------------------------------------------------------------
 
 const LOG_TAIL = 60; // the log entries a whole state carries (the server's LOG_TAIL)
-const PING_EVERY = 60000; // a quiet socket pings: the server closes a spectator silent for minutes
+// a quiet socket pings well within the time after which the server closes a silent spectator
+const pingEvery = () => Math.min(60000, (1000 * ((app.server && app.server.idle_timeout) || 300)) / 3);
 
 function connect() {
   if (app.gone) return;
@@ -320,7 +321,7 @@ function connect() {
   $("status").textContent = t("connecting");
   const pinger = setInterval(() => {
     if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
-  }, PING_EVERY);
+  }, pingEvery());
   socket.addEventListener("open", () => {
     app.retry = 0;
     // say whose socket this is: a seated player gets in even when the table is crowded
