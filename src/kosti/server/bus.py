@@ -12,7 +12,10 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
   (``kosti:owner:<id>``, renewed while it acts). A process that dies stops renewing,
   and another takes the lease over after :attr:`~kosti.server.settings.ServerSettings.lease`
   seconds. Even two owners could not act twice: the database's unique (table, version)
-  key lets only one of them write a version.
+  key lets only one of them write a version;
+* a table whose bots are playing is listed in the set ``kosti:driven`` while they do:
+  a table nobody watches (bots alone) is then not forgotten when the process driving
+  it dies, for another process finds it there with its lease lapsed and takes it on.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ CHANNEL = "kosti:table:"
 REDIS_CONNECTIONS = 64
 """Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
+DRIVEN = "kosti:driven"
 
 # take the lease when free, or renew it when it is ours; 1 when the caller holds it
 _CLAIM = """
@@ -62,6 +66,12 @@ class Bus(Protocol):
     async def claim(self, table_id: str) -> bool:
         """Whether this process may drive the bots and timers of ``table_id`` now."""
 
+    async def drive(self, table_id: str, driving: bool) -> None:
+        """List ``table_id`` among the tables whose bots are playing (or no longer)."""
+
+    async def orphans(self) -> list[str]:
+        """The listed tables whose bots nobody drives now (their driver's lease has lapsed)."""
+
     async def close(self) -> None: ...
 
 
@@ -76,6 +86,12 @@ class LocalBus:
 
     async def claim(self, table_id: str) -> bool:
         return True
+
+    async def drive(self, table_id: str, driving: bool) -> None:
+        return None
+
+    async def orphans(self) -> list[str]:
+        return []
 
     async def close(self) -> None:
         return None
@@ -171,6 +187,26 @@ class RedisBus:
             log.warning("could not claim table %s", table_id, exc_info=True)
             return False
         return bool(held)
+
+    async def drive(self, table_id: str, driving: bool) -> None:
+        try:
+            if driving:
+                await self.redis.sadd(DRIVEN, table_id)
+            else:
+                await self.redis.srem(DRIVEN, table_id)
+        except Exception:  # the sweep of the next process to load the table sets it right
+            log.warning("could not list table %s as driven=%s", table_id, driving, exc_info=True)
+
+    async def orphans(self) -> list[str]:
+        try:
+            listed = sorted(str(table_id) for table_id in await self.redis.smembers(DRIVEN))
+            if not listed:
+                return []
+            owners = await self.redis.mget([OWNER + table_id for table_id in listed])
+        except Exception:
+            log.warning("could not read the tables whose bots are playing", exc_info=True)
+            return []
+        return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:
         if self._listener is not None:

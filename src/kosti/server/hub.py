@@ -83,6 +83,8 @@ class Room:
     """When the table's state was last shown: the turn timer counts from here."""
     shown: dict[WebSocket, int] = field(default_factory=dict)
     """The version each socket here was last shown."""
+    driven: bool = False
+    """Listed among the tables whose bots play (:meth:`Bus.drive`) by this process."""
     bodies: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     """The view (:meth:`Table.body`) last shown here in each language, with its version: what a
     ``change`` is reckoned from."""
@@ -453,6 +455,10 @@ class Hub:
                 await asyncio.sleep(self.settings.bot_delay)
                 if not await self.bus.claim(room.table.id):
                     return  # another process drives this table; the sweeper looks again
+                if not room.driven:
+                    # listed: should this process die, another finds the table (bots alone too)
+                    await self.bus.drive(room.table.id, True)
+                    room.driven = True
                 async with room.lock:
                     table = room.table
                     events = await anyio.to_thread.run_sync(table.plan_bot_move)
@@ -464,18 +470,29 @@ class Hub:
                         if refusal.code == "storage_down":
                             return
                         # stale: another process moved first; look at the table again
+            if room.driven:
+                await self.bus.drive(room.table.id, False)
+                room.driven = False
         except Exception:
             log.exception("the bots of table %s stopped", room.table.id)
 
     async def _sweep(self) -> None:
         """Now and then, start the bots and clocks of every table here that are due but stopped
-        (they stop when another process holds the lease: that process may be dead by now)."""
+        (they stop when another process holds the lease: that process may be dead by now), and
+        take on the tables whose bots nobody drives any more, those that nobody watches too."""
         while True:
             await asyncio.sleep(self.settings.lease)
             for room in list(self.rooms.values()):
                 self.kick_bot(room)
                 if room.clock_task is None or room.clock_task.done():
                     self.wind_clock(room)
+            for table_id in await self.bus.orphans():
+                try:
+                    room = await self.room(table_id)  # loading it starts its bots
+                except Refusal:
+                    continue
+                if room.table.bot_to_move() is None:
+                    await self.bus.drive(table_id, False)  # its driver died as its bots stopped
 
     # -- memory ------------------------------------------------------------
 
