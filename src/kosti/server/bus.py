@@ -7,7 +7,8 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
   events of *v* on the channel ``kosti:table:<id>``; every process holding that
   table applies them in version order and shows them to its own sockets (a process
   that sees a gap reads what it missed from the log: the database, not Redis, is
-  the record);
+  the record). The views the committing process computed for its sockets go with
+  them, so that the others need not compute them again;
 * the bots and turn timers of a table are driven by the process holding its lease
   (``kosti:owner:<id>``, renewed while it acts). A process that dies stops renewing,
   and another takes the lease over after :attr:`~kosti.server.settings.ServerSettings.lease`
@@ -32,8 +33,12 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Coroutine[Any, Any, None]]
-"""Called with (table id, version before the events, events) for another process's commit."""
+Views = dict[str, dict[str, Any]]
+"""The view of a table after a commit (its log left out), by language, as its process computed it."""
+
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]], Views], Coroutine[Any, Any, None]]
+"""Called with (table id, version before the events, events, the views after them) for another
+process's commit."""
 
 Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
@@ -60,8 +65,11 @@ class Bus(Protocol):
 
     async def start(self, published: Published, reconnected: Reconnected) -> None: ...
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
-        """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed)."""
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
+        """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed),
+        and the ``views`` of the table after them."""
 
     async def claim(self, table_id: str) -> bool:
         """Whether this process may drive the bots and timers of ``table_id`` now."""
@@ -81,7 +89,9 @@ class LocalBus:
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         return None
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
         return None
 
     async def claim(self, table_id: str) -> bool:
@@ -154,13 +164,15 @@ class RedisBus:
                 return  # our own commit, applied already
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
+            views = {str(lang): dict(view) for lang, view in data.get("views", {}).items()}
         except Exception:  # one bad message must not stop the others
             log.exception("could not read a published commit")
             return
         # applied in a task of its own: a table busy writing must not hold up the others'
         # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
         # each table's commits in version order, reading any it missed from the log
-        task: asyncio.Task[None] = asyncio.create_task(published(table_id, int(data["version"]), events))
+        applying = published(table_id, int(data["version"]), events, views)
+        task: asyncio.Task[None] = asyncio.create_task(applying)
         self._applying.add(task)
         task.add_done_callback(self._applied)
 
@@ -169,8 +181,11 @@ class RedisBus:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not apply a published commit", exc_info=task.exception())
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
-        payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
+        message = {"from": self.me, "version": version, "events": events, "views": views}
+        payload = json.dumps(message, separators=(",", ":"))
         for attempt in range(3):
             try:
                 await self.redis.publish(CHANNEL + table_id, payload)

@@ -250,7 +250,7 @@ class Hub:
         for entry in events:
             table.apply(entry)
         await self.broadcast(room)
-        await self.bus.publish(table.id, version, events)
+        await self.bus.publish(table.id, version, events, table.bodies())
         if was_waiting and not table.settings.private:
             await self._list(table)
         await self._after_change(room)
@@ -315,8 +315,11 @@ class Hub:
             await self.broadcast(room)
         return bool(missed)
 
-    async def published(self, table_id: str, version: int, events: list[Event]) -> None:
-        """Another process committed ``events`` after ``version``: show them here, in order."""
+    async def published(
+        self, table_id: str, version: int, events: list[Event], views: dict[str, dict[str, Any]] | None = None
+    ) -> None:
+        """Another process committed ``events`` after ``version``: show them here, in order (with
+        the ``views`` it computed of the table after them, which need not be computed again)."""
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -328,6 +331,8 @@ class Hub:
                 fresh = events[table.version - version :]
                 for entry in fresh:
                     table.apply(entry)
+                for lang, view in (views or {}).items():
+                    table.adopt_body(version + len(events), lang, view)
                 if fresh:
                     await self.broadcast(room)
         self.kick_bot(room)

@@ -328,6 +328,20 @@ class Table:
             body = self._bodies[lang] = self._body(lang)
         return body
 
+    def bodies(self) -> dict[str, dict[str, Any]]:
+        """The views (:meth:`body`) computed so far of the table as it is, by language."""
+        return dict(self._bodies) if self._bodies_at == self.version else {}
+
+    def adopt_body(self, version: int, lang: str, body: dict[str, Any]) -> None:
+        """Take ``body`` as :meth:`body` in ``lang`` at ``version`` (another process computed it from
+        the same log), unless the table is at another version or has its own."""
+        if version != self.version:
+            return
+        if self._bodies_at != version:
+            self._bodies = {}
+            self._bodies_at = version
+        self._bodies.setdefault(lang, body)
+
     def log_after(self, version: int, lang: str = "en") -> list[dict[str, Any]]:
         """The log entries of the versions after ``version``, worded in ``lang``."""
         from kosti.server.words import log_lines
