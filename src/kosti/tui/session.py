@@ -136,11 +136,12 @@ class Session:
         self._bots: dict[str, Bot] = {}
         for i, seat in enumerate(self.seats):
             if seat.level is not None:
-                self._bots[seat.name] = make_bot(seat.level, self.family, None if seed is None else seed + i)
+                bot_seed = None if seed is None else seed + i
+                self._bots[seat.name] = make_bot(seat.level, recorder.state.variant, bot_seed)
         self.undo_allowed = not self._bots or dice is None
         """Moves may be taken back: by default in games of people only, and always in
         scorekeeper mode (a table option: :class:`~kosti.tui.app.PlayConfig` ``undo``)."""
-        self.hints = Hints(self.family)
+        self.hints = Hints(self.variant)
         self._sync_table()
 
     @classmethod
