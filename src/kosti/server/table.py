@@ -34,7 +34,7 @@ from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.record import Record, Recorder, Turn
+from kosti.record import Record, Recorder, Turn, play_again
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
@@ -906,8 +906,12 @@ class Table:
             raise KostiError("the game has not started")
         recorder = Recorder(self.rules, list(self.recorder.record.players))
         aside: list[dict[str, Any]] = []
-        for _, actions in moves:
-            _, aside = self._apply_actions(recorder, actions, aside)
+
+        def set_aside(_: Action, before: GameState, after: GameState) -> None:
+            nonlocal aside
+            aside = self._aside_after(aside, before, after)
+
+        play_again(recorder, [action for _, actions in moves for action in actions], each=set_aside)
         return recorder, aside
 
 

@@ -307,7 +307,7 @@ class SetupScreen(Screen[None]):
         """Pick an unfinished saved game and go on with it."""
         from kosti.tui.app import KostiApp
         from kosti.tui.dialogs import SavedGamesPicker
-        from kosti.tui.session import saved_games
+        from kosti.tui.saving import saved_games
 
         def picked(path: Path | None) -> None:
             app = self.app
