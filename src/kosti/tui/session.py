@@ -519,6 +519,9 @@ class Session:
             self._lay(action.faces, before)
         if entry is not None:
             self.log.append(entry)
+        showdown = getattr(after, "showdown", None)
+        if showdown is not None and showdown is not getattr(before, "showdown", None):
+            self.log.append(LogEntry("summary", {"showdown": showdown}))  # every hand, and why
         self._log_events(after)
         if self.engine.is_finished(after) and not self.engine.is_finished(before):
             winners = [after.players[i] for i in self.engine.winners(after)]
