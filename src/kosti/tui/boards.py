@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.tui.session import Session
 from kosti.tui.text import dice_text, number, signed
 
@@ -457,11 +458,13 @@ class ShowdownBoard(Board):
     DEFAULT_CSS = """
     ShowdownBoard #round { height: auto; text-style: bold; margin-bottom: 1; }
     ShowdownBoard DataTable { height: auto; max-height: 1fr; }
+    ShowdownBoard #summary { height: auto; margin-top: 1; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(id="round")
         yield quiet_table("hands")
+        yield Static(id="summary")
 
     def show(self, session: Session, t: Catalog) -> None:
         from kosti.games.showdown.game import SHOWDOWN, ShowdownState, options_of
@@ -477,14 +480,16 @@ class ShowdownBoard(Board):
         if state.deciding:
             head.append("   ")
             head.append(t("showdown.deciding", n=state.deciding), style="magenta")
-        last = state.last
-        if last is not None and not state.finished:
-            head.append("\n")
-            head.append(
-                t("showdown.last_round", round=last.round, name=state.players[last.winner], bank=last.bank),
-                style="grey62",
-            )
         self.query_one("#round", Static).update(head)
+        # the showdown settled last: every hand named, what settled it, where the bank went
+        summary = Text()
+        if state.showdown is not None:
+            narrator = Narrator(session.variant, state.players, t.lang)
+            title, *shown, verdict = narrator.showdown_summary(state.showdown)
+            summary.append(title + " ", style="bold")
+            summary.append(" · ".join(shown))
+            summary.append("\n" + verdict, style="yellow")
+        self.query_one("#summary", Static).update(summary)
         table: DataTable[Any] = self.query_one("#hands", DataTable)
         table.clear(columns=True)
         for key, label in (("name", "board.player"), ("net", "showdown.net"), ("hand", "showdown.hand")):
