@@ -33,7 +33,7 @@ from kosti.bots.base import Advisor, Bot
 from kosti.errors import KostiError
 from kosti.i18n import catalog
 from kosti.phrases import hint_text
-from kosti.rules.presets import variant
+from kosti.rules.presets import Variant, variant
 from kosti.server.bus import Bus, LocalBus
 from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
@@ -47,15 +47,16 @@ log = logging.getLogger(__name__)
 STORAGE_LOST = "connection to storage lost, retrying"
 
 
-def installed_bots(level: str, family: str, seed: int) -> Bot:
-    """A bot from ``kosti.bots.make_bot``; :class:`KostiError` when there is none of that level."""
+def installed_bots(level: str, rules: Variant, seed: int) -> Bot:
+    """A bot from ``kosti.bots.make_bot``; :class:`KostiError` when none of that level plays
+    ``rules`` now (an unsolved full-size «Тысяча» has no optimal bot: its solve takes hours)."""
     make = getattr(importlib.import_module("kosti.bots"), "make_bot", None)
     if make is None:
         raise KostiError("no bots are installed on this server")
     try:
-        bot: Bot = make(level, family, seed)
+        bot: Bot = make(level, rules, seed)
     except (KostiError, LookupError) as error:
-        raise KostiError(f"no {level} bot for {family} games: {error}") from None
+        raise KostiError(f"no {level} bot for {rules.spec}: {error}") from None
     return bot
 
 
@@ -95,6 +96,8 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._advisors: dict[str, Advisor | None] = {}
+        self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
+        """The bot levels a table may offer; each table keeps those that play its variant."""
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -126,7 +129,7 @@ class Hub:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
         await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
-        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in))
+        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels))
         self.rooms[table_id] = room
         return room
 
@@ -179,7 +182,9 @@ class Hub:
             if stored is None:
                 raise Refusal("not_found", "there is no such table")
             settings = TableSettings.from_json(stored.settings)
-            table = Table(stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in)
+            table = Table(
+                stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in, self.levels
+            )
             for entry in stored.events:
                 table.apply(entry)
             self._trim()
@@ -427,31 +432,29 @@ class Hub:
 
     # -- hints -------------------------------------------------------------
 
-    def advisor(self, family: str) -> Advisor | None:
-        """The bot that gives hints for ``family`` games, if one can."""
-        if family not in self._advisors:
+    def advisor(self, rules: Variant) -> Advisor | None:
+        """The bot that gives hints for ``rules``, if one can: the first of the hint levels whose
+        bot plays this variant now (the bot factory refuses an optimal «Тысяча» bot until the
+        variant's exact values are at hand, so a hint never starts an hours-long solve)."""
+        if rules.spec not in self._advisors:
             found: Advisor | None = None
             for level in self.settings.hint_levels:
-                if level == "optimal" and family == "thousand":
-                    # the exact «Тысяча» values take hours to solve for a full game: a hint
-                    # must not start that inside the server, so the heuristic advises
-                    continue
                 try:
-                    bot = self.bots(level, family, 0)
+                    bot = self.bots(level, rules, 0)
                 except KostiError:
                     continue
                 if isinstance(bot, Advisor):
                     found = bot
                     break
-            self._advisors[family] = found
-        return self._advisors[family]
+            self._advisors[rules.spec] = found
+        return self._advisors[rules.spec]
 
     async def hint(self, room: Room, message: HintMessage, lang: str = "en") -> dict[str, Any]:
         """The advisor's best decisions (:class:`~kosti.bots.base.Advice`) and the hint line of the
         terminal game in ``lang`` (:func:`kosti.phrases.hint_text`)."""
         async with room.lock:
             state = room.table.check_hint(message.token, message.version)
-        advisor = self.advisor(room.table.rules.family)
+        advisor = self.advisor(room.table.rules)
         if advisor is None:
             raise Refusal("no_hints", "no bot here can advise on this game")
         advice = await anyio.to_thread.run_sync(advisor.advise, state)

@@ -25,7 +25,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -47,8 +47,9 @@ Event = tuple[str, dict[str, Any]]
 
 Mode = Literal["online", "scorekeeper"]
 
-BotFactory = Callable[[str, str, int], Bot]
-"""Makes a bot from (level, family, seed), like ``kosti.bots.make_bot``."""
+BotFactory = Callable[[str, Variant, int], Bot]
+"""Makes a bot from (level, variant, seed), like ``kosti.bots.make_bot``: :class:`KostiError`
+where no bot of that level plays the variant now."""
 
 MAX_SEATS = 8
 """The rules allow any number of players; a page cannot show more than this."""
@@ -171,6 +172,7 @@ class Table:
         server_seed: bytes | None,
         bots: BotFactory,
         stand_in: str = "heuristic",
+        levels: Sequence[str] = ("random", "heuristic", "optimal"),
     ):
         self.id = table_id
         self.settings = settings
@@ -199,6 +201,22 @@ class Table:
         """The level of the bot that plays a seat whose player is away or has left."""
         self._bot_factory = bots
         self._bots: dict[int, Bot] = {}
+        self._levels = tuple(levels)
+        self._offered: list[str] | None = None
+
+    def bot_levels(self) -> list[str]:
+        """The bot levels a seat here can take: those of ``levels`` whose bot plays this very
+        variant now (asked of the bot factory once; an unsolved full-size «Тысяча» has no optimal bot)."""
+        if self._offered is None:
+            offered = []
+            for level in self._levels:
+                try:
+                    self._bot_factory(level, self.rules, 0)
+                except KostiError:
+                    continue
+                offered.append(level)
+            self._offered = offered
+        return self._offered
 
     # -- reading -------------------------------------------------------------
 
@@ -344,6 +362,7 @@ class Table:
             "timer": self.settings.timer,
             "rematch": self.rematch,
             "seats": seats,
+            "bot_levels": self.bot_levels() if self.online else [],
             "status": self.status,
             "order": list(self.order),
             "rolloff": self.rolloff,
@@ -596,7 +615,7 @@ class Table:
             )
         seat = self._free_seat(seat)
         try:
-            self._bot_factory(level, self.rules.family, 0)
+            self._bot_factory(level, self.rules, 0)
         except KostiError as error:
             raise Refusal("no_bots", str(error)) from None
         name = self._bot_name(level, seat)
@@ -782,7 +801,7 @@ class Table:
             occupant = self.seats[seat]
             level = occupant.bot if occupant and occupant.bot else self.stand_in
             seed = int.from_bytes(hashlib.sha256(f"{self.id}:{seat}".encode()).digest()[:8], "big")
-            bot = self._bots[seat] = self._bot_factory(level, self.rules.family, seed)
+            bot = self._bots[seat] = self._bot_factory(level, self.rules, seed)
         return bot
 
     # -- changing ------------------------------------------------------------

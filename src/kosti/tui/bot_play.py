@@ -11,7 +11,7 @@ from typing import Any
 
 from kosti.actions import Action, Roll
 from kosti.bots.base import Bot
-from kosti.bots.levels import make_bot
+from kosti.bots.levels import Game, make_bot
 from kosti.games.base import Engine, GameState
 from kosti.roller import DiceSource
 
@@ -23,9 +23,9 @@ class BotPlayers:
     ``i`` draws its own choices from ``seed + i`` (random bots), so a seeded game replays.
     """
 
-    def __init__(self, seats: Sequence[tuple[str, str | None]], family: str, seed: int | None) -> None:
+    def __init__(self, seats: Sequence[tuple[str, str | None]], rules: Game, seed: int | None) -> None:
         self._bots: dict[str, Bot] = {
-            name: make_bot(level, family, None if seed is None else seed + i)
+            name: make_bot(level, rules, None if seed is None else seed + i)
             for i, (name, level) in enumerate(seats)
             if level is not None
         }

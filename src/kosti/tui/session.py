@@ -87,11 +87,11 @@ class Session:
         """The dice of the last throw in the order they lie (with the kept ones in their places)."""
         self.marked: set[int] = set()
         """Positions on :attr:`table` marked by the player: held, or to set aside."""
-        self.bots = BotPlayers([(seat.name, seat.level) for seat in self.seats], self.family, seed)
+        self.bots = BotPlayers([(seat.name, seat.level) for seat in self.seats], self.variant, seed)
         self.undo_allowed = not self.bots or dice is None
         """Moves may be taken back: by default in games of people only, and always in
         scorekeeper mode (a table option: :class:`~kosti.tui.app.PlayConfig` ``undo``)."""
-        self.hints = Hints(self.family)
+        self.hints = Hints(self.variant)
         if not recorder.record.turns:
             self._log_events(self.state)  # a new game's own events: a showdown's first antes
         self._sync_table()

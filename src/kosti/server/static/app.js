@@ -539,7 +539,8 @@ function renderInvite() {
 
 function renderSeats(view, mine) {
   const list = el("ul", { class: "seats", "aria-label": t("seatsTitle") });
-  const levels = (app.server && app.server.bot_levels && app.server.bot_levels[view.family]) || [];
+  // the levels that play this very table's variant (an unsolved full «Тысяча» has no optimal bot)
+  const levels = view.bot_levels || (app.server && app.server.bot_levels && app.server.bot_levels[view.family]) || [];
   for (const seat of view.seats) {
     const item = el("li", {});
     if (seat.name && !seat.reserved) {

@@ -1,0 +1,104 @@
+"""The optimal «Тысяча» level is offered only where it can play now: solved before, or small
+enough to solve in seconds. One check (``kosti.bots.levels``) for the bots layer, the new-game
+screen, ``kosti play -b optimal`` and the server's seats and hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kosti.bots.levels import levels_for, make_bot, optimal_available, unavailable
+from kosti.errors import OptionError
+from kosti.rules.presets import variant
+from kosti.solver.thousand import ready
+from kosti.solver.thousand.solve import is_solved, solve
+
+TINY = (
+    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
+    "bolt_penalty=10,overtake_penalty=5)"
+)
+FULL = "thousand-classic"
+
+
+def test_the_bound_is_an_upper_bound_of_the_model_and_cheap() -> None:
+    from kosti.solver.thousand.model import build_model
+
+    rules = variant(TINY)
+    assert build_model(rules).n <= ready.status_bound(rules) <= ready.QUICK_STATUSES
+    assert ready.status_bound(variant(FULL)) > 2149  # the full game's model has 2 149 statuses
+
+
+def test_quick_is_decided_by_the_bound_on_both_sides(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = variant(TINY)
+    bound = ready.status_bound(rules)
+    monkeypatch.setattr(ready, "QUICK_STATUSES", bound)
+    assert ready.quick(rules)
+    monkeypatch.setattr(ready, "QUICK_STATUSES", bound - 1)
+    assert not ready.quick(rules)
+
+
+def test_a_big_variant_is_offered_once_it_is_solved(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pretend the tiny game is big: only its solved table makes the level available
+    rules = variant(TINY.replace("target=20", "target=25"))
+    monkeypatch.setattr(ready, "QUICK_STATUSES", 0)
+    assert not is_solved(rules)
+    assert not optimal_available(rules) and "optimal" not in levels_for(rules)
+    solve(rules)
+    assert optimal_available(rules) and levels_for(rules) == ["random", "heuristic", "optimal"]
+
+
+def test_an_unsolved_full_game_has_no_optimal_bot() -> None:
+    rules = variant(FULL)
+    assert levels_for(rules) == ["random", "heuristic"]
+    reason = unavailable("optimal", rules)
+    assert reason is not None and "kosti solve thousand-classic --players 2" in reason
+    with pytest.raises(OptionError, match="kosti solve thousand-classic --players 2"):
+        make_bot("optimal", rules)
+    # three or more players are advised from the same two-player values: the same answer
+    assert levels_for(variant(TINY)) == ["random", "heuristic", "optimal"]
+    assert make_bot("optimal", variant(TINY)).name == "optimal"
+    # a family alone says what some variant of it offers (a list of families)
+    assert "optimal" in levels_for("thousand") and "optimal" not in levels_for("showdown")
+
+
+def test_a_spec_that_needs_quoting_is_quoted_in_the_command() -> None:
+    rules = variant(f"{FULL}(barrel=none)")
+    assert ready.solve_command(rules) == "kosti solve 'thousand-classic(barrel=none)' --players 2"
+
+
+def test_kosti_play_refuses_the_optimal_bot_of_an_unsolved_full_game(kosti: Any) -> None:
+    run = kosti("play", FULL, "-p", "Anna", "-b", "optimal")
+    assert run.code == 2 and run.out == ""
+    assert len(run.err.strip().splitlines()) == 1
+    assert "kosti solve thousand-classic --players 2" in run.err
+
+
+def test_kosti_play_seats_a_small_games_optimal_bot(kosti: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kosti.tui.app import KostiApp
+
+    seen: list[Any] = []
+    monkeypatch.setattr(KostiApp, "run", lambda self, *a, **k: seen.append(self.config))
+    run = kosti("play", TINY, "-p", "Anna", "-b", "optimal")
+    assert run.code == 0, run.err
+    assert [seat.level for seat in seen[0].seats] == [None, "optimal"]
+
+
+@pytest.mark.asyncio
+async def test_the_new_game_screen_offers_optimal_only_where_it_plays() -> None:
+    from textual.widgets import Select
+
+    from kosti.tui.app import KostiApp, PlayConfig
+    from kosti.tui.setup_screen import SetupScreen
+
+    app = KostiApp(PlayConfig(lang="en", bot_delay=0, save=False))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        offered = {}
+        for preset in (FULL, "poker-classic"):
+            screen.query_one("#preset", Select).value = preset
+            await pilot.pause()
+            offered[preset] = [value for _label, value in screen._levels()]
+        assert offered == {FULL: ["random", "heuristic"], "poker-classic": ["random", "heuristic", "optimal"]}
