@@ -102,3 +102,48 @@ async def test_the_new_game_screen_offers_optimal_only_where_it_plays() -> None:
             await pilot.pause()
             offered[preset] = [value for _label, value in screen._levels()]
         assert offered == {FULL: ["random", "heuristic"], "poker-classic": ["random", "heuristic", "optimal"]}
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("en_GB.UTF-8", ["chance of winning", "throw on", "stop", "%"]),
+        ("ru_RU.UTF-8", ["шанс на победу", "бросать дальше", "хватит", "%"]),
+    ],
+)
+def test_kosti_hint_words_the_chances_in_the_users_language(
+    kosti: Any, monkeypatch: pytest.MonkeyPatch, locale: str, words: list[str]
+) -> None:
+    import json
+
+    monkeypatch.setenv("LC_ALL", locale)
+    position = {
+        "variant": TINY,
+        "players": [
+            {"name": "Anna", "score": 5, "opened": True},
+            {"name": "Boris", "score": 10, "opened": True},
+        ],
+        "turn_total": 10,
+        "dice_left": 3,
+    }
+    run = kosti("hint", "--position", json.dumps(position))
+    assert run.code == 0, run.err
+    for word in words:
+        assert word in run.out
+
+
+def test_kosti_hint_keeps_to_the_heuristic_for_an_unsolved_full_game(kosti: Any) -> None:
+    import json
+
+    position = {
+        "variant": FULL,
+        "players": [
+            {"name": "Anna", "score": 300, "opened": True},
+            {"name": "Boris", "score": 100, "opened": True},
+        ],
+        "turn_total": 60,
+        "dice_left": 3,
+    }
+    run = kosti("hint", "--position", json.dumps(position), "--json")
+    assert run.code == 0, run.err
+    assert "win_probability" not in run.json() and run.json()["decisions"]

@@ -153,12 +153,13 @@ def _thousand_position(data: Any) -> Any:
 
 
 def _thousand_solved(state: Any) -> bool:
-    """True when the exact values of this «Тысяча» game are at hand; a hint never starts a solve
-    that can take hours (the heuristic ranks the decisions until then)."""
-    from kosti.solver.thousand.solve import is_solved
+    """True when the exact values of this «Тысяча» game are at hand (solved before, or small
+    enough to solve in seconds); a hint never starts a solve that can take hours (the
+    heuristic ranks the decisions until then)."""
+    from kosti.solver.thousand.ready import ready
 
     try:
-        return is_solved(state.variant)
+        return ready(state.variant)
     except KostiError:
         return False
 
@@ -166,6 +167,7 @@ def _thousand_solved(state: Any) -> bool:
 def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     """``kosti hint`` for «Тысяча»: each decision with the chance of winning it keeps."""
     from kosti.i18n import catalog
+    from kosti.phrases import action_text, percent
     from kosti.solver.thousand.advisor import ThousandAdvisor
 
     if state.finished:
@@ -196,7 +198,7 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     text = catalog()
     console = Console()
     console.print(
-        text("hint.thousand_header", variant=state.variant.spec, player=player, value=f"{100 * value:.2f}")
+        text("hint.thousand_header", variant=state.variant.spec, player=player, value=percent(value, text))
     )
     if len(state.players) > 2:
         console.print(text("hint.thousand_inexact"))
@@ -207,7 +209,8 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     for column in ("", text("hint.decision"), text("hint.chance"), text("hint.loss")):
         table.add_column(column)
     for i, a in enumerate(shown, 1):
-        table.add_row(str(i), str(a.action), f"{100 * (a.value or 0):.2f} %", f"{100 * (a.loss or 0):.2f}")
+        loss = percent(-(a.loss or 0.0), text).replace("-", "−") if a.loss else "0"
+        table.add_row(str(i), action_text(a.action, text, "pips"), percent(a.value or 0.0, text), loss)
     console.print(table)
 
 

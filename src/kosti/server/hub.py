@@ -557,7 +557,8 @@ class Hub:
             "version": message.version,
             "text": hint_text(room.table.rules.family, advice, catalog(lang), style, state),
             "advice": [
-                {"action": action_json(a.action), "value": a.value, "loss": a.loss} for a in advice[:5]
+                {"action": action_json(a.action), "value": a.value, "loss": a.loss, "chance": a.chance}
+                for a in advice[:5]
             ],
         }
 

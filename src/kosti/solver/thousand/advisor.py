@@ -146,7 +146,7 @@ class ThousandAdvisor:
         ranked = []
         for n in order:
             loss = best - values[n]
-            ranked.append(Advice(decisions[n], values[n], 0.0 if loss < TIE else loss))
+            ranked.append(Advice(decisions[n], values[n], 0.0 if loss < TIE else loss, chance=True))
         return ranked
 
 
