@@ -103,6 +103,9 @@ class SheetTable(DataTable[Any]):
 class SheetBoard(Board):
     """Every player's sheet, with what the dice on the table would score in each open cell."""
 
+    natural_width = 0
+    """On a small terminal: the columns the sheet needs (the screen's width at most)."""
+
     DEFAULT_CSS = """
     SheetBoard DataTable { height: 1fr; }
     SheetBoard #sheet-note { height: auto; color: $text-muted; }
@@ -245,11 +248,13 @@ class SheetBoard(Board):
                     line.append(" · ")
                 line.append(_short(session.seats[seat].name) + " ")
                 line.append(number(score), style="bold")
-            note = line + Text("\n") + note if note.plain else line
-            self.styles.width = min(
-                sum(column.get_render_width(table) for column in table.columns.values()) + 9,
-                self.screen.size.width,
-            )
+            natural = sum(column.get_render_width(table) for column in table.columns.values()) + 9
+            self.natural_width = min(natural, self.screen.size.width)
+            self.styles.width = self.natural_width
+            # one line when the totals and the column's rule fit side by side (rows are few here)
+            room = self.natural_width - 4
+            gap = "   " if len(line.plain) + 3 + len(note.plain) <= room else "\n"
+            note = line + Text(gap) + note if note.plain else line
         self.query_one("#sheet-note", Static).update(note)
 
     def _cell_name(self, cell: str, t: Catalog) -> str:

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 SMALL_WIDTH = 100
 SMALL_HEIGHT = 30
+LOG_WIDTH = 30
+"""The narrowest log beside the sheet on a small terminal: a log line then takes two rows at most."""
 
 
 def is_small(size: Size) -> bool:
@@ -552,7 +554,13 @@ class GameScreen(Screen[None]):
         for entry in session.log[self._shown_log :]:
             log.write(Text(log_text(entry, t, session.faces_style, self.narrator)))
         self._shown_log = len(session.log)
-        self.query_one(Board).show(session, t)
+        board = self.query_one(Board)
+        board.show(session, t)
+        if self.small and isinstance(board, SheetBoard):
+            # a wide sheet (three columns a player, or many players) would leave the log a
+            # sliver beside it: the log goes under the sheet, the whole width of the terminal
+            stacked = self.size.width - board.natural_width < LOG_WIDTH
+            self.query_one("#body").set_class(stacked, "stacked")
         self.refresh_bindings()
 
     def _draw_dice(self) -> None:
