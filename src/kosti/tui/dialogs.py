@@ -90,6 +90,7 @@ class Confirm(ModalScreen[bool]):
     Confirm > Vertical {
         width: 64; max-width: 100%; height: auto; border: thick $warning; padding: 1 2; background: $panel;
     }
+    Confirm Label { width: 100%; }  /* a long question wraps instead of running off the box */
     """
 
     def __init__(self, question: str, t: Catalog) -> None:
