@@ -94,3 +94,21 @@ async def test_a_long_question_wraps_inside_its_box_at_80_by_24() -> None:
         # the question takes two lines inside the box, none of it past the box's edge
         assert label.size.height >= 2
         assert box.region.contains_region(label.region)
+
+
+@pytest.mark.asyncio
+async def test_the_throw_picker_wraps_its_help_inside_its_box_at_80_by_24() -> None:
+    from textual.widgets import Label
+
+    from kosti.tui.dialogs import ThrowPicker
+
+    app = KostiApp(PlayConfig(lang="ru", bot_delay=0, save=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ThrowPicker([(0, "Анна", (6, 6, 6, 1, 2))], app.t, lambda f: " ".join(map(str, f))))
+        await pilot.pause()
+        box = app.screen.query_one("Vertical")
+        labels = list(app.screen.query(Label))
+        assert len(app.t("edit.help")) > 56 and any(label.size.height >= 2 for label in labels)
+        for label in labels:
+            assert box.region.contains_region(label.region)
