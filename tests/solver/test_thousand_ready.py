@@ -4,6 +4,7 @@ screen, ``kosti play -b optimal`` and the server's seats and hints."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -147,3 +148,53 @@ def test_kosti_hint_keeps_to_the_heuristic_for_an_unsolved_full_game(kosti: Any)
     run = kosti("hint", "--position", json.dumps(position), "--json")
     assert run.code == 0, run.err
     assert "win_probability" not in run.json() and run.json()["decisions"]
+
+
+def test_the_report_gives_the_chance_lost_at_each_decision(
+    kosti: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    monkeypatch.setenv("COLUMNS", "200")  # no wrapped lines
+
+    from kosti.actions import Roll, Stop
+    from kosti.games.thousand.game import THOUSAND
+    from kosti.solver.thousand.advisor import ThousandAdvisor
+
+    rules = variant(TINY)
+    record = {
+        "variant": TINY,
+        "players": ["Anna", "Boris"],
+        # Anna stops at 15 with three dice left; Boris throws on at 10, which a bare roll stands for
+        "turns": [
+            {"player": "Anna", "actions": [{"roll": [1, 5, 2, 3, 3]}, "stop"]},
+            {"player": "Boris", "actions": [{"roll": [1, 2, 3, 4, 6]}, {"roll": [2, 3, 4, 6]}]},
+        ],
+    }
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    state = THOUSAND.apply(THOUSAND.new_game(rules, ["Anna", "Boris"]), Roll((1, 5, 2, 3, 3)))
+    advice = {type(a.action): a for a in ThousandAdvisor().advise(state)}
+    lost = advice[Stop].loss
+    assert lost is not None and lost > 0.1  # stopping at 15 of 20 gives much away
+    data = kosti("report", str(path), "--json").json()
+    anna, boris = data["decisions"]
+    assert (anna["player"], anna["action"], anna["best"], anna["turn_total"]) == ("Anna", "stop", "throw", 15)
+    assert anna["loss"] == pytest.approx(lost, abs=1e-12)
+    assert (boris["action"], boris["turn_total"]) == ("throw", 10)
+    by_name = {p["name"]: p for p in data["players"]}
+    assert by_name["Anna"]["mistakes"] == 1 and by_name["Anna"]["loss"] == pytest.approx(lost, abs=1e-12)
+    assert by_name["Boris"]["decisions"] == 1
+    text = kosti("report", str(path))
+    assert text.code == 0, text.err
+    assert f"chance of winning given up {100 * lost:.2f} %" in text.out
+    assert f"{100 * lost:.2f} %" in text.out.split("Anna:")[1]
+
+
+def test_the_report_of_an_unsolved_full_game_names_the_solve(kosti: Any, tmp_path: Any) -> None:
+    path = tmp_path / "game.json"
+    records = Path(__file__).resolve().parents[1] / "records"
+    path.write_text((records / "thousand-classic-opening.json").read_text(encoding="utf-8"), encoding="utf-8")
+    run = kosti("report", str(path))
+    assert run.code == 2 and run.out == ""
+    assert "kosti solve thousand-classic --players 2" in run.err
