@@ -278,3 +278,41 @@ def test_a_written_roll_stands_for_the_decision_to_throw_on_where_one_is_due() -
         state = engine.apply(engine.apply(state, Hold(())), Roll((1, 2, 3, 4, 6)))
     with pytest.raises(IllegalActionError, match="no throw is allowed"):
         written_steps(engine, state, Roll((1, 2, 3, 4, 6)))  # three throws made
+
+
+# -- playing a game again (after an undo or an edited throw) ---------------------------------
+
+
+def test_play_again_splits_the_turns_and_tells_of_every_action() -> None:
+    from kosti.record import play_again
+
+    rules = variant("poker-showdown", {"rounds": 1})
+    actions: list[Action] = [Roll((6, 6, 6, 2, 3)), Stop(), Roll((1, 1, 2, 3, 4)), Roll((5, 6, 6, 2, 3))]
+    heard: list[tuple[Action, int, int]] = []
+    recorder = Recorder(rules, ["Anna", "Boris"])
+    dropped = play_again(
+        recorder, actions, each=lambda a, before, after: heard.append((a, before.turn, after.turn))
+    )
+    assert dropped == 0
+    # Boris's second bare roll stands for throwing all five again (a record's form)
+    assert [t.player for t in recorder.record.turns] == ["Anna", "Boris"]
+    assert recorder.record.turns[1].actions == actions[2:]
+    assert [a for a, _, _ in heard] == actions
+    assert [(b, a) for _, b, a in heard] == [(0, 0), (0, 1), (1, 1), (1, 1)]
+    assert recorder.state == replay(recorder.record)
+
+
+def test_play_again_refuses_a_move_that_no_longer_fits_or_stops_there() -> None:
+    from kosti.record import play_again
+
+    rules = variant("poker-free")
+    # the corrected throw has no pair: recording it in ``pair`` still scores 0, legal; but
+    # holding two sixes after it is not
+    actions: list[Action] = [Roll((1, 2, 3, 4, 6)), Hold((6, 6)), Roll((5, 5, 5)), Score("fives")]
+    strict = Recorder(rules, ["Anna"])
+    with pytest.raises(IllegalActionError):
+        play_again(strict, actions)
+    assert strict.record.turns[0].actions == [Roll((1, 2, 3, 4, 6))]  # the refused hold changed nothing
+    lenient = Recorder(rules, ["Anna"])
+    assert play_again(lenient, actions, partial=True) == 3
+    assert play_again(Recorder(rules, ["Anna"]), actions[:1], partial=True) == 0

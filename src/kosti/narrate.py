@@ -18,11 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from typing import TYPE_CHECKING
 
 from kosti.events import Event
 from kosti.i18n import Catalog, catalog
-from kosti.rules.options import UPPER_CELLS, SheetOptions, ThousandOptions
+from kosti.rules.options import UPPER_CELLS, SheetOptions, ShowdownOptions, ThousandOptions
 from kosti.rules.presets import Variant
+
+if TYPE_CHECKING:
+    from kosti.games.showdown.game import Showdown
+    from kosti.games.showdown.hands import Tiebreak
 
 MINUS = "−"
 """U+2212, the minus sign of the boards (a hyphen is not a minus)."""
@@ -57,13 +62,22 @@ def _declension() -> tuple[object, object]:
 def accusative(name: str, lang: str) -> str:
     """The name as the object of a Russian sentence («Анна» → «Анну», «Борис» → «Бориса»);
     names that are not one Cyrillic word, and every name in English, stay as they are."""
+    return _declined(name, lang, "ACCUSATIVE")
+
+
+def genitive(name: str, lang: str) -> str:
+    """The name after «у» («у Анны», «у Бориса»); as :func:`accusative`, other names stay as they are."""
+    return _declined(name, lang, "GENITIVE")
+
+
+def _declined(name: str, lang: str, case: str) -> str:
     if lang != "ru" or not name.isalpha() or not all("А" <= ch <= "я" or ch in "Ёё" for ch in name):
         return name
     from pytrovich.enums import Case, NamePart
 
     maker, detector = _declension()
     gender = detector.detect(firstname=name)  # type: ignore[attr-defined]
-    declined: str = maker.make(NamePart.FIRSTNAME, gender, Case.ACCUSATIVE, name)  # type: ignore[attr-defined]
+    declined: str = maker.make(NamePart.FIRSTNAME, gender, Case[case], name)  # type: ignore[attr-defined]
     return declined
 
 
@@ -201,6 +215,63 @@ class Narrator:
         if base != sum(dice):
             return t("why.fixed", **parts)
         return t("why.sum", **parts)
+
+    # -- showdown --------------------------------------------------------------------------
+
+    def showdown_summary(self, showdown: Showdown) -> list[str]:
+        """A settled showdown in words: a title, every hand named, then what settled it and where
+        the bank goes::
+
+            >>> from kosti.games.showdown.game import Showdown
+            >>> summary = Narrator(None, ["Анна", "Борис"], "ru").showdown_summary(
+            ...     Showdown(2, 0, ((6, 6, 5, 2, 1), (6, 6, 5, 3, 1)), (1,), 2)
+            ... )
+            >>> print("\\n".join(summary).replace("; ", ";\\n"))
+            Раунд 2, вскрытие:
+            Анна: пара, 1 2 5 6 6
+            Борис: пара, 1 3 5 6 6
+            комбинации равны (пара): у Бориса больше сумма всех пяти костей, 21 против 20;
+            банк 2 забирает Борис
+        """
+        from kosti.games.showdown.hands import classify, decided_by
+
+        t = self.t
+        seats = [seat for seat, dice in enumerate(showdown.hands) if dice is not None]
+        hands = {seat: classify(showdown.hands[seat] or ()) for seat in seats}
+        if showdown.deciding:
+            lines = [t("summary.title_deciding", round=showdown.round, n=showdown.deciding)]
+        else:
+            lines = [t("summary.title", round=showdown.round)]
+        lines += [
+            t("summary.hand", name=self.players[s], hand=t(f"hand.{h.name}"), dice=dice_text(h.dice))
+            for s, h in hands.items()
+        ]
+        tiebreak = self._tiebreak()
+        decider = decided_by(list(hands.values()), tiebreak)
+        ranked = sorted(seats, key=lambda s: hands[s].key(tiebreak), reverse=True)
+        best = hands[ranked[0]]
+        name = self.players[ranked[0]]
+        words: dict[str, object] = {"name": name, "hand": t(f"hand.{best.name}")}
+        if decider in ("hand_sum", "total"):
+            second = hands[ranked[1]]
+            measure = "hand_sum" if decider == "hand_sum" else "total"
+            a, b = getattr(best, measure), getattr(second, measure)
+            key = "summary.nothing" if best.name == "nothing" else f"summary.{decider}"
+            verdict = t(key, **{**words, "name": genitive(name, t.lang)}, a=a, b=b)
+        elif decider == "tied":
+            names = [self.players[s] for s in showdown.best]
+            verdict = t("summary.tied", **words, names=t("summary.and").join(names))
+        else:
+            verdict = t(f"summary.{decider}", **words)
+        if len(showdown.best) == 1:
+            bank = t("summary.bank_won", bank=showdown.bank, name=self.players[showdown.best[0]])
+        else:
+            bank = t("summary.bank_waits", bank=showdown.bank)
+        return [*lines, f"{verdict}; {bank}"]
+
+    def _tiebreak(self) -> Tiebreak:
+        options = self.variant.options if self.variant is not None else None
+        return options.tiebreak if isinstance(options, ShowdownOptions) else "hand_then_total"
 
     def _target(self) -> int:
         options = self.variant.options if self.variant is not None else None

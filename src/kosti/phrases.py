@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from babel.numbers import format_percent
+
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.dice import show
@@ -63,6 +65,11 @@ def signed(value: int | float) -> str:
     return "0"
 
 
+def percent(chance: float, t: Catalog) -> str:
+    """A chance as a percentage in the catalog's language, one decimal (62.4%; in Russian 62,4 %)."""
+    return format_percent(chance, "#,##0.0%", locale=t.lang)
+
+
 def hint_text(
     family: str, advice: Sequence[Advice], t: Catalog, style: str, state: GameState | None = None
 ) -> str:
@@ -70,9 +77,13 @@ def hint_text(
 
     In «Тысяча» (given ``state``) what a decision banks or adds now is exact and is said
     apart from the advisor's estimate, which weighs the table too (overtaking, pits, bolts).
+    Where the advice is the solver's chances of winning (:attr:`Advice.chance`), every
+    decision is shown with the chance it keeps.
     """
     if not advice:
         return t("hint.none")
+    if advice[0].chance:
+        return _chances_text(advice, t, style, state)
     best = advice[0]
     line = t("hint.best", action=action_text(best.action, t, style))
     worth = _thousand_worth(best, t, state) if family == "thousand" else _worth(family, best, t)
@@ -85,6 +96,43 @@ def hint_text(
             extra += f", {signed(-round(second.loss, 1))}"
         line += " · " + t("hint.next", action=extra)
     return line
+
+
+def _chances_text(advice: Sequence[Advice], t: Catalog, style: str, state: GameState | None) -> str:
+    """«Best: stop (banks 135 points now; chance of winning 62.4%) · next best: throw on, 58.1%
+    (−4.3) · also: …»: every decision with the chance of winning it keeps, best first."""
+    best = advice[0]
+    worth = [_exact_points(best, t, state), t("hint.thousand_chance", value=percent(best.value or 0.0, t))]
+    line = t("hint.best", action=action_text(best.action, t, style))
+    line += f" ({'; '.join(part for part in worth if part)})"
+    others = [
+        t(
+            "hint.chance_of",
+            action=action_text(a.action, t, style),
+            value=percent(a.value or 0.0, t),
+            loss=percent(-(a.loss or 0.0), t).replace("-", "−"),
+        )
+        for a in advice[1:]
+    ]
+    if others:
+        line += " · " + t("hint.next", action=others[0])
+    if len(others) > 1:
+        line += " · " + t("hint.also", actions="; ".join(others[1:]))
+    return line
+
+
+def _exact_points(advice: Advice, t: Catalog, state: GameState | None) -> str:
+    """What a «Тысяча» decision banks or adds now, exactly («banks 135 points now»), or ""."""
+    from kosti.games.thousand.game import ThousandState
+    from kosti.games.thousand.scoring import set_aside_points
+
+    if not isinstance(state, ThousandState):
+        return ""
+    if isinstance(advice.action, Stop):
+        return t.plural("hint.banks", state.turn_total)
+    if isinstance(advice.action, SetAside):
+        return t.plural("hint.adds", set_aside_points(state.dice, advice.action.faces))
+    return ""
 
 
 def _worth(family: str, advice: Advice, t: Catalog) -> str:
@@ -100,22 +148,14 @@ def _worth(family: str, advice: Advice, t: Catalog) -> str:
 def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
     """«banks 135 points now; the heuristic's estimate ≈ 160, +25 for the table»."""
     from kosti.games.thousand.game import ThousandState
-    from kosti.games.thousand.scoring import set_aside_points
 
     if not isinstance(state, ThousandState):
         return _worth("thousand", advice, t)
-    parts: list[str] = []
-    exact: int | None = None
-    if isinstance(advice.action, Stop):
-        exact = state.turn_total
-        parts.append(t.plural("hint.banks", exact))
-    elif isinstance(advice.action, SetAside):
-        added = set_aside_points(state.dice, advice.action.faces)
-        exact = state.turn_total + added
-        parts.append(t.plural("hint.adds", added))
+    exact = _exact_points(advice, t, state)
+    parts = [exact] if exact else []
     if advice.value is not None:
         estimate = t("hint.estimate", value=number(round(advice.value)))
-        if isinstance(advice.action, Stop) and exact is not None and round(advice.value) != exact:
-            estimate += ", " + t("hint.for_the_table", points=signed(round(advice.value) - exact))
+        if isinstance(advice.action, Stop) and round(advice.value) != state.turn_total:
+            estimate += ", " + t("hint.for_the_table", points=signed(round(advice.value) - state.turn_total))
         parts.append(estimate)
     return "; ".join(parts)

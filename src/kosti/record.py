@@ -8,7 +8,7 @@ games played with real dice and the storage of every game played here.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -195,6 +195,47 @@ def replay(record: Record) -> GameState:
     if last is None:  # pragma: no cover - states() always yields the initial state
         raise RecordError("empty record")
     return last
+
+
+def play_again(
+    recorder: Recorder,
+    actions: Iterable[Action],
+    *,
+    partial: bool = False,
+    each: Callable[[Action, GameState, GameState], object] | None = None,
+) -> int:
+    """Play ``actions`` in order on ``recorder`` (a new game, as a rule), as a record writes them:
+    the one way a game is played again after a move is taken back or a past throw is edited.
+
+    Every action goes through :meth:`Recorder.apply` (a bare roll stands for the decision to
+    throw on) and the turns are split as the game goes, so the actions may come as one list.
+    ``each(action, before, after)`` hears of every action played, with the states around it.
+    An action the rules refuse raises :class:`~kosti.errors.KostiError`, or with ``partial``
+    ends the replay there; either way it changes nothing. Returns how many actions were not
+    played (0 unless ``partial``).
+
+        >>> from kosti.actions import Stop
+        >>> from kosti.rules.presets import variant
+        >>> recorder = Recorder(variant("poker-showdown"), ["Anna", "Boris"])
+        >>> play_again(recorder, [Roll((6, 6, 6, 2, 3)), Stop(), Roll((1, 2, 3, 4, 6))], partial=True)
+        0
+        >>> [turn.player for turn in recorder.record.turns]
+        ['Anna', 'Boris']
+        >>> play_again(Recorder(variant("poker-showdown"), ["Anna"]), [Stop(), Stop()], partial=True)
+        2
+    """
+    pending = list(actions)
+    for played, action in enumerate(pending):
+        before = recorder.state
+        try:
+            after = recorder.apply(action)
+        except KostiError:
+            if partial:
+                return len(pending) - played
+            raise
+        if each is not None:
+            each(action, before, after)
+    return 0
 
 
 class Recorder:

@@ -47,7 +47,7 @@ class FirstLegalAdvisor(FirstLegalBot):
         return [Advice(a, float(len(decisions) - i), float(i)) for i, a in enumerate(decisions)]
 
 
-def first_legal_bots(level: str, family: str, seed: int) -> Bot:
+def first_legal_bots(level: str, rules: Any, seed: int) -> Bot:
     """The test bot factory: level ``first`` plays, level ``advisor`` also advises."""
     if level == "first":
         return FirstLegalBot()

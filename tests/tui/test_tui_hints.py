@@ -101,3 +101,62 @@ def test_the_rules_screen_is_this_tables() -> None:
     fences = rules_markdown(variant("poker-fences"), Catalog("en"))
     assert "Upper bonus threshold" not in fences  # the sign rule has no threshold
     assert "| Scratching | yes |" in fences
+
+
+TINY = (
+    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
+    "bolt_penalty=10,overtake_penalty=5)"
+)
+
+
+def test_exact_advice_shows_every_choice_with_its_chance_of_winning() -> None:
+    state = thousand_state(135)
+    advice = [Advice(Stop(), 0.624, 0.0, chance=True), Advice(Throw(), 0.581, 0.043, chance=True)]
+    assert hint_text("thousand", advice, Catalog("en"), "pips", state) == (
+        "Best: stop (banks 135 points now; chance of winning 62.4%) · next best: throw on, 58.1% (−4.3%)"
+    )
+    assert hint_text("thousand", advice, Catalog("ru"), "pips", state) == (
+        "Лучше всего: хватит (записывает 135 очков сейчас; шанс на победу 62,4%)"
+        " · следующий по силе: бросать дальше, 58,1% (−4,3%)"
+    )
+    # no heuristic wording once the values are exact
+    assert "heuristic" not in hint_text("thousand", advice, Catalog("en"), "pips", state)
+
+
+def test_exact_advice_on_which_dice_to_set_aside_lists_them_all() -> None:
+    state = replace(thousand_state(50), dice=(1, 5, 2, 3, 3), choosing=True)
+    advice = [
+        Advice(SetAside((1,)), 0.55, 0.0, chance=True),
+        Advice(SetAside((1, 5)), 0.53, 0.02, chance=True),
+        Advice(SetAside((5,)), 0.5, 0.05, chance=True),
+    ]
+    line = hint_text("thousand", advice, Catalog("ru"), "pips", state)
+    assert line.startswith("Лучше всего: отложить 1 (+10 очков к ходу; шанс на победу 55,0%)")
+    assert "следующий по силе: отложить 1 5, 53,0% (−2,0%) · ещё: отложить 5, 50,0% (−5,0%)" in line
+    english = hint_text("thousand", advice, Catalog("en"), "pips", state)
+    assert english.endswith("· next best: set aside 1 5, 53.0% (−2.0%) · also: set aside 5, 50.0% (−5.0%)")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("lang", "words"), [("en", "chance of winning"), ("ru", "шанс на победу")])
+async def test_h_in_a_small_thousand_game_gives_the_solvers_chances(lang: str, words: str) -> None:
+    from kosti.tui.app import KostiApp, PlayConfig
+    from kosti.tui.game_screen import GameScreen
+
+    seats = [Seat("Anna"), Seat("Boris")]
+    preset = TINY.replace("target=20", "first_player=seat,target=20")
+    config = PlayConfig(lang=lang, preset=preset, seats=seats, bot_delay=0, save=False)
+    app = KostiApp(config, dice=ScriptedDice([(1, 5, 2, 3, 3)]))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        await pilot.press("t", "h")
+        await pilot.pause()
+        message = str(app.screen.query_one("#message").render())
+        assert words in message
+        session = app.session
+        assert session is not None
+        # 15 set aside of 20, opening 10: both throwing on and stopping are open, each with its chance
+        chances = session.advice()
+        assert all(a.chance for a in chances) and len(chances) == 2
+        assert "%" in message.split("·")[1]

@@ -12,7 +12,7 @@ from typing import Literal
 import pytest
 
 from kosti.errors import OptionError
-from kosti.games.showdown.hands import HANDS
+from kosti.games.showdown.hands import HANDS, Decider
 from kosti.i18n import (
     LANGUAGES,
     PLURAL_FORMS,
@@ -102,6 +102,7 @@ def test_every_key_built_from_the_rules_exists() -> None:
     en = messages("en")
     needed = {f"cell.{c}" for c in (*UPPER_CELLS, *LOWER_CELLS)}
     needed |= {f"hand.{h}" for h in HANDS}
+    needed |= {f"summary.{d}" for d in typing.get_args(Decider)}
     needed |= {f"card.{face}" for face in range(1, 7)}
     needed |= {f"rules.{family}" for family in ("sheet", "thousand", "showdown")}
     needed |= {f"key.stop_{family}" for family in ("thousand", "showdown")}

@@ -190,3 +190,37 @@ async def test_the_new_game_screen_shows_whole_option_values(size: tuple[int, in
         t = app.t
         line_with(lines, t("value.first_player.rolloff"))
         line_with(lines, t("value.faces.pips"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.asyncio
+async def test_the_fences_log_goes_under_the_sheet_and_reads_whole_lines(lang: str) -> None:
+    from kosti.tui.game_screen import LOG_WIDTH
+
+    app = app_for("poker-fences", [(4, 4, 4, 4, 1), (6, 6, 6, 2, 3)], lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board: Any = app.screen.query_one("#board-panel")
+        await pilot.press("t")
+        await select(pilot, board, "fours")
+        await pilot.press("enter", "t")
+        await pilot.pause()
+        body = app.screen.query_one("#body")
+        log = app.screen.query_one("#log")
+        assert body.has_class("stacked")
+        assert log.size.width >= 76 and log.region.y > board.region.y
+        lines = assert_fits(app, (80, 24))
+        session = session_of(app)
+        from kosti.tui.text import log_text
+
+        # the last lines of the log, each whole on one line of the screen
+        for entry in session.log[-3:]:
+            text = log_text(entry, app.t, "pips", app.screen.narrator)  # type: ignore[attr-defined]
+            assert len(text) < 76
+            line_with(lines, text)
+    # a sheet that leaves room keeps the log beside it, at least LOG_WIDTH wide
+    app = app_for("poker-classic", [(4, 4, 4, 4, 1)], lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#body").has_class("stacked")
+        assert app.screen.query_one("#log").size.width >= LOG_WIDTH - 2

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kosti.actions import Hold, Score
+from kosti.actions import Hold, Roll, Score
 from kosti.games import engine_for
 from kosti.record import Recorder, load, replay
 from kosti.roller import ScriptedDice
@@ -280,3 +280,63 @@ def test_a_refused_cell_says_why() -> None:
     with pytest.raises(Refused) as refused:
         session.record("sixes")
     assert (refused.value.key, refused.value.params) == ("refuse.cell_filled", {"cell": "sixes"})
+
+
+# -- what the session hands on: the record's file and the bots ------------------------------
+
+
+def test_the_record_file_is_written_whole_and_leaves_no_scraps(tmp_path: Path) -> None:
+    from kosti.tui.saving import RecordFile
+
+    recorder = Recorder(variant("poker-free"), ["Anna"])
+    recorder.apply(Roll((1, 1, 1, 2, 3)))
+    file = RecordFile(tmp_path / "games" / "a.json")
+    assert file.save(recorder.record) == tmp_path / "games" / "a.json"
+    recorder.apply(Score("ones"))
+    file.save(recorder.record)
+    assert load(tmp_path / "games" / "a.json").turns[0].actions == [Roll((1, 1, 1, 2, 3)), Score("ones")]
+    assert [p.name for p in (tmp_path / "games").iterdir()] == ["a.json"]
+    assert RecordFile(None).save(recorder.record) is None
+
+
+def test_a_session_saves_through_its_record_file_after_every_move(tmp_path: Path) -> None:
+    session = sheet_session([(6, 6, 6, 6, 1)], tmp_path)
+    assert session.path == tmp_path / "game.json" and session.file.path == session.path
+    session.throw()
+    assert load(tmp_path / "game.json").turns[0].actions == [Roll((6, 6, 6, 6, 1))]
+
+
+def test_bot_players_move_only_in_their_own_turn_and_not_for_typed_dice() -> None:
+    from kosti.actions import Stop
+    from kosti.roller import SeededDice
+    from kosti.tui.bot_play import BotPlayers
+
+    rules = variant("poker-showdown", {"rounds": 1})
+    engine = engine_for(rules)
+    bots = BotPlayers([("Anna", None), ("Bot", "heuristic")], "showdown", seed=1)
+    assert bots and bots.plays("Bot") and not bots.plays("Anna")
+    assert not BotPlayers([("Anna", None)], "showdown", None)
+    state = engine.new_game(rules, ["Anna", "Bot"])
+    assert not bots.due(engine, state, SeededDice(1)) and bots.move(engine, state, SeededDice(1)) is None
+    state = engine.apply(engine.apply(state, Roll((1, 2, 3, 4, 6))), Stop())  # the bot's turn
+    assert bots.due(engine, state, SeededDice(1))
+    assert not bots.due(engine, state, None)  # its throw is typed in by a person
+    move = bots.move(engine, state, SeededDice(1))
+    assert isinstance(move, Roll) and len(move.faces) == 5
+    state = engine.apply(state, Roll((6, 6, 6, 6, 2)))
+    assert bots.due(engine, state, None)  # a decision it makes itself, dice typed in or not
+    assert bots.move(engine, state, None) in engine.decisions(state)
+
+
+def test_the_first_antes_of_a_showdown_are_in_the_log_and_again_after_an_undo() -> None:
+    rules = variant("poker-showdown", {"rounds": 2})
+    session = Session.new(rules, [Seat("Anna"), Seat("Boris")], ScriptedDice([(6, 6, 1, 2, 3)]))
+    antes = [e.params["event"] for e in session.log if e.key == "event"]
+    assert [(e.seat, e.kind, e.points) for e in antes] == [(0, "ante", -1), (1, "ante", -1)]
+    session.throw()
+    session.stop()
+    session.undo()  # the stand is taken back; the game is played again from its record
+    assert session.recorder.record.turns[0].actions == [Roll((6, 6, 1, 2, 3))]
+    kinds = [e.params["event"].kind for e in session.log if e.key == "event"]
+    assert kinds == ["ante", "ante"]
+    assert any(e.key == "log.throw" for e in session.log)

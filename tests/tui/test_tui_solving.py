@@ -13,6 +13,7 @@ from kosti.actions import Score
 from kosti.bots.base import Advice
 from kosti.games.base import GameState
 from kosti.roller import ScriptedDice
+from kosti.rules.presets import variant
 from kosti.solver.tables import SolveCancelled
 from kosti.tui.advice import Hints, SolveProgress
 from kosti.tui.app import KostiApp, PlayConfig
@@ -53,7 +54,7 @@ class SlowSolver:
 
 
 def test_hints_pass_a_cancelled_solve_on_rather_than_falling_back() -> None:
-    hints = Hints("sheet")
+    hints = Hints(variant("poker-classic"))
     solver = SlowSolver(hints.progress)
     hints._adviser = solver
     state: Any = object()

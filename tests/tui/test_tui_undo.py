@@ -198,7 +198,7 @@ async def test_keys_undo_and_correct_a_throw() -> None:
 async def test_a_saved_game_is_picked_from_the_new_game_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kosti.tui import session as session_module
+    from kosti.tui import saving
     from kosti.tui.dialogs import SavedGamesPicker
     from kosti.tui.setup_screen import SetupScreen
 
@@ -208,8 +208,8 @@ async def test_a_saved_game_is_picked_from_the_new_game_screen(
     unfinished.throw()
     unfinished.record("ones")
     (tmp_path / "broken.json").write_text("{")  # not a record: passed over
-    monkeypatch.setattr(session_module, "games_directory", lambda: tmp_path)
-    games = session_module.saved_games()
+    monkeypatch.setattr(saving, "games_directory", lambda: tmp_path)
+    games = saving.saved_games()
     assert [game.path.name for game in games] == ["a.json"]
     assert games[0].players == ("Anna",) and games[0].turns == 1
     app = KostiApp(PlayConfig(lang="en", bot_delay=0), dice=ScriptedDice([(2, 2, 2, 2, 2)]))

@@ -69,10 +69,14 @@ class Advice:
 
     action: Action
     value: float | None
-    """The expected final score after this decision (``None`` where unknown)."""
+    """What the decision is worth: the expected final score, or with :attr:`chance` the
+    chance of winning it keeps (``None`` where unknown)."""
 
     loss: float | None = None
     """How much less than the best decision it is expected to give (0 for the best)."""
+
+    chance: bool = False
+    """``value`` and ``loss`` are chances of winning (0..1), exact: «Тысяча»'s solver."""
 
 
 @runtime_checkable

@@ -80,11 +80,13 @@ def play(
         if len({s.name for s in seats}) != len(seats):
             raise KostiError("two players cannot share a name")
         for level in bot or []:
-            from kosti.bots.levels import levels_for
+            from kosti.bots.levels import levels_for, unavailable
 
-            family = rules.family if rules is not None else "sheet"
-            if level not in levels_for(family):
-                raise KostiError(f"no {level!r} bot plays this game; bots: {', '.join(levels_for(family))}")
+            # without a preset the new-game screen opens on score sheets and checks again at the start
+            game = rules if rules is not None else "sheet"
+            if level not in levels_for(game):
+                reason = unavailable(level, game) or f"no {level!r} bot plays at the terminal"
+                raise KostiError(f"{reason}; bots here: {', '.join(levels_for(game))}")
             seats.append(Seat(bot_name(level, [s.name for s in seats], t), level))
         resumed = load(resume) if resume is not None else None
         if resumed is not None:

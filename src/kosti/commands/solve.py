@@ -153,12 +153,13 @@ def _thousand_position(data: Any) -> Any:
 
 
 def _thousand_solved(state: Any) -> bool:
-    """True when the exact values of this «Тысяча» game are at hand; a hint never starts a solve
-    that can take hours (the heuristic ranks the decisions until then)."""
-    from kosti.solver.thousand.solve import is_solved
+    """True when the exact values of this «Тысяча» game are at hand (solved before, or small
+    enough to solve in seconds); a hint never starts a solve that can take hours (the
+    heuristic ranks the decisions until then)."""
+    from kosti.solver.thousand.ready import ready
 
     try:
-        return is_solved(state.variant)
+        return ready(state.variant)
     except KostiError:
         return False
 
@@ -166,6 +167,7 @@ def _thousand_solved(state: Any) -> bool:
 def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     """``kosti hint`` for «Тысяча»: each decision with the chance of winning it keeps."""
     from kosti.i18n import catalog
+    from kosti.phrases import action_text, percent
     from kosti.solver.thousand.advisor import ThousandAdvisor
 
     if state.finished:
@@ -196,7 +198,7 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     text = catalog()
     console = Console()
     console.print(
-        text("hint.thousand_header", variant=state.variant.spec, player=player, value=f"{100 * value:.2f}")
+        text("hint.thousand_header", variant=state.variant.spec, player=player, value=percent(value, text))
     )
     if len(state.players) > 2:
         console.print(text("hint.thousand_inexact"))
@@ -207,14 +209,20 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
     for column in ("", text("hint.decision"), text("hint.chance"), text("hint.loss")):
         table.add_column(column)
     for i, a in enumerate(shown, 1):
-        table.add_row(str(i), str(a.action), f"{100 * (a.value or 0):.2f} %", f"{100 * (a.loss or 0):.2f}")
+        loss = percent(-(a.loss or 0.0), text).replace("-", "−") if a.loss else "0"
+        table.add_row(str(i), action_text(a.action, text, "pips"), percent(a.value or 0.0, text), loss)
     console.print(table)
 
 
 def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
-    """``kosti report`` for «Тысяча»: the chance of winning each decision gave up."""
+    """``kosti report`` for «Тысяча»: the chance of winning each decision gave up. A variant
+    whose exact values are not at hand is refused with the command that makes them."""
     from kosti.solver.thousand.advisor import ThousandAdvisor, judge
+    from kosti.solver.thousand.ready import ready, solve_command
 
+    if not ready(final.variant):
+        command = solve_command(final.variant)
+        fail(f"the report needs the exact values of {final.variant.spec}: run `{command}` once")
     bar = _Bar("solving")
     try:
         judged = judge(game, ThousandAdvisor(progress=bar))
@@ -223,30 +231,42 @@ def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
         fail(str(error))
     finally:
         bar.close()
+    _print_report(game, final, judged, as_json, chance=True)
+
+
+def _print_report(game: Any, final: Any, judged: list[Any], as_json: bool, chance: bool) -> None:
+    """The report of judged decisions (:class:`kosti.solver.judging.Judged`): per player the
+    decisions, those below the best and what they gave up, then each such decision. ``chance``:
+    the values are chances of winning («Тысяча»; shown in %), else expected final scores."""
+    from kosti.games import engine_for
+
+    tie = 1e-9 if chance else 1e-6
+    totals = engine_for(final.variant).scores(final)
     players = []
     for seat, name in enumerate(game.players):
         mine = [j for j in judged if j.player == name]
         players.append(
             {
                 "name": name,
-                "score": final.board[seat].score,
+                "score": totals[seat],
                 "decisions": len(mine),
-                "mistakes": sum(1 for j in mine if j.loss > 1e-9),
+                "mistakes": sum(1 for j in mine if j.loss > tie),
                 "loss": sum(j.loss for j in mine),
             }
         )
     if as_json:
+        extra = {"exact": len(game.players) == 2} if chance else {}
         emit(
             {
                 "variant": final.variant.spec,
-                "finished": final.finished,
-                "exact": len(game.players) == 2,
+                "finished": bool(getattr(final, "finished", False)),
+                **extra,
                 "players": players,
                 "decisions": [
                     {
                         "turn": j.turn,
                         "player": j.player,
-                        "turn_total": j.total,
+                        **j.where,
                         "dice": list(j.dice),
                         "action": _action_json(j.action),
                         "best": _action_json(j.best),
@@ -260,12 +280,29 @@ def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
         )
         return
     console = Console()
-    console.print(f"[bold]{final.variant.spec}[/bold]: each decision against optimal two-player play")
+    against = "optimal two-player play" if chance else "optimal solitaire play"
+    console.print(f"[bold]{final.variant.spec}[/bold]: each decision against {against}")
+    if chance and len(game.players) > 2:
+        console.print("three or more players: judged as against the strongest opponent alone (not exact)")
     for entry in players:
+        if chance:
+            lost = f"chance of winning given up {100 * entry['loss']:.2f} %"
+        else:
+            lost = f"expected score lost {entry['loss']:.2f}"
         console.print(
             f"{entry['name']}: score {entry['score']}, {entry['decisions']} decisions, "
-            f"{entry['mistakes']} below the best, chance of winning given up {100 * entry['loss']:.2f} %"
+            f"{entry['mistakes']} below the best, {lost}"
         )
+        table = Table()
+        for column in ("turn", "dice", "played", "best", "loss"):
+            table.add_column(column)
+        for j in judged:
+            if j.player == entry["name"] and j.loss > tie:
+                dice = " ".join(map(str, j.dice)) or "—"
+                loss = f"{100 * j.loss:.2f} %" if chance else f"{j.loss:.3f}"
+                table.add_row(str(j.turn), dice, str(j.action), str(j.best), loss)
+        if table.row_count:
+            console.print(table)
 
 
 def _advice_json(advice: list[Any]) -> list[dict[str, Any]]:
@@ -395,62 +432,8 @@ def report(
             _report_thousand(game, final, as_json)
             return
         judged = judge(game, SheetAdvisor(cap, progress=bar))
-        from kosti.games import engine_for
-
-        totals = engine_for(final.variant).scores(final)
     except KostiError as error:
         fail(str(error))
     finally:
         bar.close()
-    players = []
-    for seat, name in enumerate(game.players):
-        mine = [j for j in judged if j.player == name]
-        mistakes = [j for j in mine if j.loss > 1e-6]
-        players.append(
-            {
-                "name": name,
-                "score": totals[seat],
-                "decisions": len(mine),
-                "mistakes": len(mistakes),
-                "loss": sum(j.loss for j in mine),
-            }
-        )
-    if as_json:
-        emit(
-            {
-                "variant": final.variant.spec,
-                "finished": bool(getattr(final, "finished", False)),
-                "players": players,
-                "decisions": [
-                    {
-                        "turn": j.turn,
-                        "player": j.player,
-                        "throws": j.throws,
-                        "dice": list(j.dice),
-                        "action": to_json(j.action),
-                        "best": to_json(j.best),
-                        "value": j.value,
-                        "best_value": j.best_value,
-                        "loss": j.loss,
-                    }
-                    for j in judged
-                ],
-            }
-        )
-        return
-    console = Console()
-    console.print(f"[bold]{final.variant.spec}[/bold]: each decision against optimal solitaire play")
-    for entry in players:
-        console.print(
-            f"{entry['name']}: score {entry['score']}, {entry['decisions']} decisions, "
-            f"{entry['mistakes']} below the best, expected score lost {entry['loss']:.2f}"
-        )
-        table = Table()
-        for column in ("turn", "dice", "played", "best", "loss"):
-            table.add_column(column)
-        for j in judged:
-            if j.player == entry["name"] and j.loss > 1e-6:
-                dice = " ".join(map(str, j.dice)) or "—"
-                table.add_row(str(j.turn), dice, str(j.action), str(j.best), f"{j.loss:.3f}")
-        if table.row_count:
-            console.print(table)
+    _print_report(game, final, judged, as_json, chance=False)

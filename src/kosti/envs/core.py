@@ -107,12 +107,12 @@ class Table:
         return "\n".join(lines) + "\n"
 
 
-def make_bots(names: Sequence[str | Bot], family: str, rng: np.random.Generator) -> list[Bot]:
+def make_bots(names: Sequence[str | Bot], game: Variant | str, rng: np.random.Generator) -> list[Bot]:
     """Bots from names (``random``, ``heuristic``, …) or ready instances, seeded from ``rng``."""
     bots: list[Bot] = []
     for item in names:
         if isinstance(item, str):
-            bots.append(make_bot(item, family, int(rng.integers(0, 2**63 - 1))))
+            bots.append(make_bot(item, game, int(rng.integers(0, 2**63 - 1))))
         else:
             bots.append(item)
     return bots

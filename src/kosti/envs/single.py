@@ -98,7 +98,7 @@ class DiceEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self._table = Table(self.rules, self.seats, self.np_random)
-        self._bots = make_bots(self.opponent_names, self.rules.family, self.np_random)
+        self._bots = make_bots(self.opponent_names, self.rules, self.np_random)
         self._let_bots_play()
         return self._observation(), self._info()
 

@@ -175,9 +175,7 @@ def play_game(setup: Setup, master: int, index: int) -> GameResult:
     names = setup.names()
     order, _ = starting_order(names, rules.options.first_player, dice)
     seat_of = [names.index(name) for name in order]
-    bots = [
-        make_bot(name, rules.family, bot_seed(master, index, seat)) for seat, name in enumerate(setup.bots)
-    ]
+    bots = [make_bot(name, rules, bot_seed(master, index, seat)) for seat, name in enumerate(setup.bots)]
     counter = event_counter(rules)
     events = [0] * len(counter.names)
 
@@ -215,7 +213,7 @@ def check_setup(setup: Setup) -> None:
     state: GameState = engine.new_game(rules, setup.names())
     dice = SeededDice(0)
     for name in setup.bots:
-        bot = make_bot(name, rules.family, 0)
+        bot = make_bot(name, rules, 0)
         # a first decision warms the bot's caches for this variant
         state = play_out(state, [None] * len(setup.bots), dice)
         if not engine.is_finished(state):

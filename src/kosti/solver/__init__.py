@@ -5,7 +5,8 @@ tables from the disk cache); :class:`OptimalBot` plays and ranks decisions of re
 engine states with them; :func:`judge` compares a record's decisions with the optimum.
 """
 
-from kosti.solver.advisor import Judged, OptimalBot, SheetAdvisor, judge
+from kosti.solver.advisor import OptimalBot, SheetAdvisor, judge
+from kosti.solver.judging import Judged
 from kosti.solver.tables import SOLVER_VERSION, Solution, cache_dir, solve
 
 __all__ = [

@@ -12,13 +12,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kosti.actions import Action, CellAction, Hold, Roll
+from kosti.actions import Action, CellAction, Hold
 from kosti.bots.base import Advice
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
-from kosti.record import Record, states, written_steps
+from kosti.record import Record
 from kosti.rules.options import UPPER_CELLS
+from kosti.solver import judging
+from kosti.solver.judging import Judged
 from kosti.solver.model import B_, BANK_COLUMN, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model, bank_gains
 from kosti.solver.tables import Solution, in_parallel, solve
 
@@ -250,58 +252,13 @@ class OptimalBot:
         return self.advisor.advise(state)
 
 
-@dataclass(frozen=True)
-class Judged:
-    """One decision of a record next to the best one."""
-
-    turn: int
-    player: str
-    throws: int
-    dice: tuple[int, ...]
-    action: Action
-    best: Action
-    value: float
-    best_value: float
-
-    @property
-    def loss(self) -> float:
-        return max(0.0, self.best_value - self.value)
-
-
 def judge(record: Record, advisor: SheetAdvisor | None = None) -> list[Judged]:
-    """Every decision of every player in ``record`` compared with the optimal one.
-
-    A roll written right after a throw stands for holding nothing (RULES.md §5): that
-    implicit decision is judged too. An invalid record raises :class:`~kosti.errors.RecordError`.
-    """
-    for _ in states(record):  # validates the whole record first, with its usual messages
-        pass
-    advisor = advisor or SheetAdvisor()
-    rules = record.rules()
-    state: GameState = SHEET.new_game(rules, record.players)
-    judged: list[Judged] = []
-    for t, turn in enumerate(record.turns, 1):
-        for action in turn.actions:
-            for step in written_steps(SHEET, state, action):
-                if not isinstance(step, Roll):
-                    advice = advisor.advise(state)
-                    mine = next(a for a in advice if a.action == step)
-                    if not isinstance(state, SheetState):  # pragma: no cover - a sheet record
-                        raise OptionError("not a score-sheet game")
-                    judged.append(
-                        Judged(
-                            t,
-                            turn.player,
-                            state.throws,
-                            state.dice,
-                            step,
-                            advice[0].action,
-                            float(mine.value or 0.0),
-                            float(advice[0].value or 0.0),
-                        )
-                    )
-                state = SHEET.apply(state, step)  # type: ignore[arg-type]
-    return judged
+    """Every decision of every player in ``record`` compared with the optimal one, with the
+    throws made when it was taken (:func:`kosti.solver.judging.judge`). An invalid record
+    raises :class:`~kosti.errors.RecordError`."""
+    return judging.judge(
+        record, advisor or SheetAdvisor(), lambda state: {"throws": getattr(state, "throws", 0)}
+    )
 
 
 def stored_value(solution: Solution, state: SheetState) -> float:

@@ -1,6 +1,6 @@
-"""Hints at the table: who gives them (the exact solver for score sheets, else the heuristic
-bot), the cache of the last one, and the progress of a long first solve, which the player
-can follow and cancel while the game goes on.
+"""Hints at the table: who gives them (the exact solver for score sheets, and for «Тысяча»
+once its values are at hand; else the heuristic bot), the cache of the last one, and the
+progress of a long first solve, which the player can follow and cancel while the game goes on.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from kosti.bots.base import Advice
 from kosti.bots.levels import make_bot
 from kosti.errors import KostiError
 from kosti.games.base import GameState
+from kosti.rules.presets import Variant
 
 
 class SolveProgress:
@@ -64,8 +65,9 @@ class SolveProgress:
 class Hints:
     """The hint for a state: every decision ranked by the best adviser at hand, the last one cached."""
 
-    def __init__(self, family: str) -> None:
-        self.family = family
+    def __init__(self, rules: Variant) -> None:
+        self.rules = rules
+        self.family = rules.family
         self.progress = SolveProgress()
         self._adviser: Any = None
         self._last: tuple[GameState, list[Advice]] | None = None
@@ -95,11 +97,20 @@ class Hints:
         return ranked
 
     def _best_adviser(self) -> Any:
-        """The solver's optimal bot for score sheets when it exists (it reports its solve's
-        progress here), else the heuristic bot."""
+        """The solver's optimal bot where it plays this variant now (it reports its solve's
+        progress here): score sheets, and «Тысяча» once its exact values are at hand
+        (:func:`~kosti.bots.levels.optimal_available`); else the heuristic bot."""
         from kosti.bots.levels import optimal_available
 
-        if self.family == "sheet" and optimal_available(self.family):
+        if self.family != "showdown" and optimal_available(self.rules):
+            if self.family == "thousand":
+                from kosti.solver.thousand.advisor import OptimalThousandBot
+
+                def progress(done: int, total: int) -> None:
+                    # a «Тысяча» solve offered here takes seconds: it is shown, not cancelled
+                    self.progress(done, total)
+
+                return OptimalThousandBot(progress=progress)
             from kosti.solver.advisor import OptimalBot
 
             return OptimalBot(progress=self.progress)

@@ -18,7 +18,8 @@ from kosti.record import Record, Recorder
 from kosti.roller import DiceSource, SecureDice, SeededDice
 from kosti.rolloff import RollOff, rotate, starting_order
 from kosti.rules.presets import Variant
-from kosti.tui.session import Seat, Session, default_record_path
+from kosti.tui.saving import default_record_path
+from kosti.tui.session import Seat, Session
 
 
 @dataclass

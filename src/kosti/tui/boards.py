@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from kosti.i18n import Catalog
+from kosti.narrate import Narrator
 from kosti.tui.session import Session
 from kosti.tui.text import dice_text, number, signed
 
@@ -101,6 +102,9 @@ class SheetTable(DataTable[Any]):
 
 class SheetBoard(Board):
     """Every player's sheet, with what the dice on the table would score in each open cell."""
+
+    natural_width = 0
+    """On a small terminal: the columns the sheet needs (the screen's width at most)."""
 
     DEFAULT_CSS = """
     SheetBoard DataTable { height: 1fr; }
@@ -244,11 +248,13 @@ class SheetBoard(Board):
                     line.append(" · ")
                 line.append(_short(session.seats[seat].name) + " ")
                 line.append(number(score), style="bold")
-            note = line + Text("\n") + note if note.plain else line
-            self.styles.width = min(
-                sum(column.get_render_width(table) for column in table.columns.values()) + 9,
-                self.screen.size.width,
-            )
+            natural = sum(column.get_render_width(table) for column in table.columns.values()) + 9
+            self.natural_width = min(natural, self.screen.size.width)
+            self.styles.width = self.natural_width
+            # one line when the totals and the column's rule fit side by side (rows are few here)
+            room = self.natural_width - 4
+            gap = "   " if len(line.plain) + 3 + len(note.plain) <= room else "\n"
+            note = line + Text(gap) + note if note.plain else line
         self.query_one("#sheet-note", Static).update(note)
 
     def _cell_name(self, cell: str, t: Catalog) -> str:
@@ -457,11 +463,13 @@ class ShowdownBoard(Board):
     DEFAULT_CSS = """
     ShowdownBoard #round { height: auto; text-style: bold; margin-bottom: 1; }
     ShowdownBoard DataTable { height: auto; max-height: 1fr; }
+    ShowdownBoard #summary { height: auto; margin-top: 1; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(id="round")
         yield quiet_table("hands")
+        yield Static(id="summary")
 
     def show(self, session: Session, t: Catalog) -> None:
         from kosti.games.showdown.game import SHOWDOWN, ShowdownState, options_of
@@ -477,14 +485,16 @@ class ShowdownBoard(Board):
         if state.deciding:
             head.append("   ")
             head.append(t("showdown.deciding", n=state.deciding), style="magenta")
-        last = state.last
-        if last is not None and not state.finished:
-            head.append("\n")
-            head.append(
-                t("showdown.last_round", round=last.round, name=state.players[last.winner], bank=last.bank),
-                style="grey62",
-            )
         self.query_one("#round", Static).update(head)
+        # the showdown settled last: every hand named, what settled it, where the bank went
+        summary = Text()
+        if state.showdown is not None:
+            narrator = Narrator(session.variant, state.players, t.lang)
+            title, *shown, verdict = narrator.showdown_summary(state.showdown)
+            summary.append(title + " ", style="bold")
+            summary.append(" · ".join(shown))
+            summary.append("\n" + verdict, style="yellow")
+        self.query_one("#summary", Static).update(summary)
         table: DataTable[Any] = self.query_one("#hands", DataTable)
         table.clear(columns=True)
         for key, label in (("name", "board.player"), ("net", "showdown.net"), ("hand", "showdown.hand")):

@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Input, Label
 
 from kosti.dice import CARD_NAMES, Faces
 from kosti.i18n import Catalog
-from kosti.tui.session import SavedGame
+from kosti.tui.saving import SavedGame
 
 CARD_FACES: dict[str, int] = {name.lower(): face for face, name in CARD_NAMES.items()}
 CARD_FACES.update({"в": 3, "д": 4, "к": 5, "т": 6})

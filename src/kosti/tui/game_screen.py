@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
 
 SMALL_WIDTH = 100
 SMALL_HEIGHT = 30
+LOG_WIDTH = 30
+"""The narrowest log beside the sheet on a small terminal: a log line then takes two rows at most."""
 
 
 def is_small(size: Size) -> bool:
@@ -42,24 +46,91 @@ def duration(seconds: float, t: Catalog) -> str:
     return t("hint.minutes", n=round(seconds / 60))
 
 
-def game_bindings(t: Catalog, family: str) -> list[Binding]:
-    """The keys of the table, described in the player's language."""
-    pick = "key.set_aside" if family == "thousand" else "key.hold"
-    return [
-        Binding("1", "hold(0)", t(pick), key_display="1…5"),
-        *(Binding(str(i + 1), f"hold({i})", "", show=False) for i in range(1, 5)),
-        Binding("t,space", "throw", t("key.throw"), key_display="T"),
-        Binding("enter", "record", t("key.record"), key_display="⏎"),
-        Binding("x", "scratch", t("key.scratch"), key_display="X"),
-        Binding("a", "announce", t("key.announce"), key_display="A"),
-        Binding("s", "stop", t("key.stop_" + family) if family != "sheet" else "", key_display="S"),
-        Binding("h", "hint", t("key.hint"), key_display="H"),
-        Binding("u", "undo", t("key.undo"), key_display="U"),
-        Binding("e", "edit", t("key.edit"), key_display="E"),
-        Binding("r,f1,question_mark", "rules", t("key.rules"), key_display="R"),
-        Binding("q", "quit_game", t("key.quit"), key_display="Q"),
-        Binding("escape", "cancel_hint", "", show=False),
+KEY_ORDER: tuple[str, ...] = (
+    "hold", "throw", "record", "scratch", "announce", "stop", "edit", "undo", "hint", "quit", "rules",
+)  # fmt: skip
+"""The table's keys, the most needed first: where the footer cannot show them all, it shows them
+in this order while they fit, and the rest behind "? keys" (the list of every key)."""
+
+
+def footer_width(bindings: list[Binding]) -> int:
+    """The columns a compact footer takes for the shown ``bindings`` (each key, a space, its
+    label, and the space between two keys)."""
+    return sum(cell_len(b.key_display or b.key) + 1 + cell_len(b.description) + 1 for b in bindings if b.show)
+
+
+def game_bindings(
+    t: Catalog,
+    family: str,
+    width: int | None = None,
+    available: Callable[[str], bool] | None = None,
+    short: bool = False,
+) -> list[Binding]:
+    """The keys of the table, described in the player's language (``short``: the short labels
+    of a small terminal).
+
+    ``width``: the footer has that many columns; the keys that do not fit, in the order of
+    :data:`KEY_ORDER`, are left to the list of keys that ``?`` opens. ``available`` says which
+    actions mean something in this game (keys that do not are never shown, so take no room).
+    """
+
+    def label(name: str) -> str:
+        brief = f"key_short.{name}"
+        return t(brief) if short and t.has(brief) else t(f"key.{name}")
+
+    stop = "stop_" + family if family != "sheet" else ""
+    labels = {
+        "hold": label("set_aside" if family == "thousand" else "hold"),
+        "throw": label("throw"),
+        "record": label("record"),
+        "scratch": label("scratch"),
+        "announce": label("announce"),
+        "stop": label(stop) if stop else "",
+        "hint": label("hint"),
+        "undo": label("undo"),
+        "edit": label("edit"),
+        "rules": label("rules"),
+        "quit": label("quit"),
+    }
+    keys = {
+        "hold": ("1", "hold(0)", "1…5"),
+        "throw": ("t,space", "throw", "T"),
+        "record": ("enter", "record", "⏎"),
+        "scratch": ("x", "scratch", "X"),
+        "announce": ("a", "announce", "A"),
+        "stop": ("s", "stop", "S"),
+        "hint": ("h", "hint", "H"),
+        "undo": ("u", "undo", "U"),
+        "edit": ("e", "edit", "E"),
+        "rules": ("r,f1", "rules", "R"),
+        "quit": ("q", "quit_game", "Q"),
+    }
+    wanted = [name for name in KEY_ORDER if labels[name] and (available is None or available(name))]
+    shown = set(wanted)
+    more = Binding("question_mark", "keys", label("keys"), key_display="?")
+    if width is not None:
+
+        def entry(name: str) -> Binding:
+            key, _, display = keys[name]
+            return Binding(key, name, labels[name], key_display=display)
+
+        if footer_width([entry(name) for name in wanted]) > width:
+            # the keys that fit, most needed first, and room kept for "? keys"
+            shown = set()
+            used = footer_width([more])
+            for name in wanted:
+                need = footer_width([entry(name)])
+                if used + need <= width:  # (a later, shorter key may still fit)
+                    shown.add(name)
+                    used += need
+    more = Binding("question_mark", "keys", label("keys"), key_display="?", show=bool(set(wanted) - shown))
+    bindings = [
+        Binding(keys[name][0], keys[name][1], labels[name], key_display=keys[name][2], show=name in shown)
+        for name in keys
     ]
+    bindings += [Binding(str(i + 1), f"hold({i})", "", show=False) for i in range(1, 5)]
+    bindings += [more, Binding("escape", "cancel_hint", "", show=False)]
+    return bindings
 
 
 class GameScreen(Screen[None]):
@@ -76,8 +147,9 @@ class GameScreen(Screen[None]):
         self.narrator = Narrator(session.variant, session.recorder.record.players, t.lang)
         """Words the engine's events, as the web page and the reports do."""
         # the footer shows each key's description, in the player's language: the bindings
-        # are made per screen from the catalog rather than fixed on the class
-        self._bindings = BindingsMap(game_bindings(t, session.family))
+        # are made per screen from the catalog rather than fixed on the class (and again
+        # when the terminal changes size: a narrow footer shows fewer keys, see KEY_ORDER)
+        self._bindings = BindingsMap(game_bindings(t, session.family, available=self._available))
 
     @property
     def kosti(self) -> KostiApp:
@@ -88,8 +160,19 @@ class GameScreen(Screen[None]):
             raise TypeError("GameScreen needs a KostiApp")
         return app
 
+    def _available(self, name: str) -> bool:
+        """Whether the key of action ``name`` means anything in this game (see :meth:`check_action`)."""
+        return self.check_action(name, ()) is not False
+
+    def _fit_keys(self, width: int) -> None:
+        """Make the footer's keys fit ``width`` columns (short labels on a small terminal)."""
+        keys = game_bindings(self.t, self.session.family, width, self._available, short=self.small)
+        self._bindings = BindingsMap(keys)
+        self.refresh_bindings()
+
     def compose(self) -> ComposeResult:
         self.small = is_small(self.app.size)
+        self._fit_keys(self.app.size.width)
         self._shown_log = 0
         board = board_for(self.session.family, small=self.small)
         log = RichLog(id="log", wrap=True, markup=False, min_width=16)
@@ -106,7 +189,7 @@ class GameScreen(Screen[None]):
                     yield Static(id="message")
                     yield log
                 yield board
-            yield Footer()
+            yield Footer(compact=True)
             return
         # a small terminal: the dice (drawn small) and the turn above, the board and the log below
         with Vertical(id="main", classes="small"):
@@ -123,7 +206,7 @@ class GameScreen(Screen[None]):
             with body(id="body"):
                 yield board
                 yield log
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         variant = self.session.variant
@@ -146,6 +229,8 @@ class GameScreen(Screen[None]):
         if is_small(event.size) != self.small:
             await self.recompose()
             self._dress()
+        else:
+            self._fit_keys(event.size.width)
 
     def _focus_board(self) -> None:
         if self.session.family == "sheet":
@@ -327,6 +412,13 @@ class GameScreen(Screen[None]):
         )
         self.redraw()
 
+    def action_keys(self) -> None:
+        from kosti.tui.help_screen import KeysScreen
+
+        keys = game_bindings(self.t, self.session.family, available=self._available)
+        listed = [(b.key_display or b.key, b.description) for b in keys if b.show]
+        self.app.push_screen(KeysScreen(listed, self.t))
+
     def action_rules(self) -> None:
         from kosti.tui.help_screen import RulesScreen
 
@@ -462,7 +554,13 @@ class GameScreen(Screen[None]):
         for entry in session.log[self._shown_log :]:
             log.write(Text(log_text(entry, t, session.faces_style, self.narrator)))
         self._shown_log = len(session.log)
-        self.query_one(Board).show(session, t)
+        board = self.query_one(Board)
+        board.show(session, t)
+        if self.small and isinstance(board, SheetBoard):
+            # a wide sheet (three columns a player, or many players) would leave the log a
+            # sliver beside it: the log goes under the sheet, the whole width of the terminal
+            stacked = self.size.width - board.natural_width < LOG_WIDTH
+            self.query_one("#body").set_class(stacked, "stacked")
         self.refresh_bindings()
 
     def _draw_dice(self) -> None:

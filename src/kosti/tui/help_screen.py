@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Markdown
+from textual.widgets import Markdown, Static
 
 from kosti.i18n import Catalog, rules_text
 from kosti.rules.options import Options, SheetOptions, ThousandOptions
@@ -197,6 +197,38 @@ class RulesScreen(ModalScreen[None]):
         box.border_title = self.t("rules.title")
         box.border_subtitle = self.t("rules.close")
         self.query_one("#rules-scroll", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class KeysScreen(ModalScreen[None]):
+    """Every key of the table with its whole label (the footer of a small terminal shows only
+    the most needed ones); Escape, ? or Enter goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,enter,q", "close", show=False)]
+
+    DEFAULT_CSS = """
+    KeysScreen { align: center middle; }
+    KeysScreen > Vertical { width: auto; max-width: 90%; height: auto; max-height: 90%;
+                            border: thick $accent; background: $panel; padding: 0 2; }
+    """
+
+    def __init__(self, keys: list[tuple[str, str]], t: Catalog) -> None:
+        super().__init__()
+        self.keys = keys
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        width = max(len(key) for key, _ in self.keys)
+        with Vertical():
+            lines = [f"{key.ljust(width)}  {label}" for key, label in self.keys]
+            yield Static("\n".join(lines), id="keys-text")
+
+    def on_mount(self) -> None:
+        box = self.query_one(Vertical)
+        box.border_title = self.t("key.keys_title")
+        box.border_subtitle = self.t("rules.close")
 
     def action_close(self) -> None:
         self.dismiss(None)

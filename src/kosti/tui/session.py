@@ -10,25 +10,23 @@ first: a refused key changes nothing.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
-from kosti.bots.base import Advice, Bot
-from kosti.bots.levels import make_bot
+from kosti.bots.base import Advice
 from kosti.dice import Faces, is_submultiset, normalize
 from kosti.errors import IllegalActionError, KostiError
 from kosti.games.base import Engine, GameState
-from kosti.record import Recorder
+from kosti.record import Recorder, play_again
 from kosti.roller import DiceSource
 from kosti.rolloff import RollOff
 from kosti.rules.presets import Variant
 from kosti.tui.advice import Hints
+from kosti.tui.bot_play import BotPlayers
+from kosti.tui.saving import RecordFile
 
 
 @dataclass(frozen=True)
@@ -63,51 +61,6 @@ class Refused(KostiError):
         """The engine's own reason, when it refused (for logs and tests; the screen shows ``key``)."""
 
 
-def games_directory() -> Path:
-    """Where records go when nobody says: the user data directory of kosti."""
-    import platformdirs
-
-    return platformdirs.user_data_path("kosti") / "games"
-
-
-def default_record_path(preset_id: str, now: datetime | None = None) -> Path:
-    """A new record's file in :func:`games_directory`, named by the time and the preset."""
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    return games_directory() / f"{stamp}-{preset_id}.json"
-
-
-@dataclass(frozen=True)
-class SavedGame:
-    """A game saved in :func:`games_directory` that is not over, to resume."""
-
-    path: Path
-    preset: str
-    players: tuple[str, ...]
-    turns: int
-    saved: datetime
-
-
-def saved_games(directory: Path | None = None) -> list[SavedGame]:
-    """The unfinished games of ``directory`` (the games directory), the latest saved first;
-    files that are not readable records are passed over."""
-    from kosti.games import engine_for
-    from kosti.record import load, replay
-
-    folder = games_directory() if directory is None else directory
-    found: list[SavedGame] = []
-    for path in folder.glob("*.json") if folder.is_dir() else ():
-        try:
-            record = load(path)
-            state = replay(record)
-        except (KostiError, OSError, ValueError):
-            continue
-        if engine_for(state.variant).is_finished(state):
-            continue
-        saved = datetime.fromtimestamp(path.stat().st_mtime)
-        found.append(SavedGame(path, record.variant, tuple(record.players), len(record.turns), saved))
-    return sorted(found, key=lambda game: game.saved, reverse=True)
-
-
 class Session:
     """A game in progress at the terminal (see the module docstring)."""
 
@@ -126,21 +79,21 @@ class Session:
         self.recorder = recorder
         self.dice = dice
         """Where throws come from; ``None`` when they are typed in (scorekeeper mode)."""
-        self.path = path
+        self.file = RecordFile(path)
+        """Where the record is written after every move."""
         self.rolloff = rolloff
         self.log: list[LogEntry] = []
         self.table: list[int] = []
         """The dice of the last throw in the order they lie (with the kept ones in their places)."""
         self.marked: set[int] = set()
         """Positions on :attr:`table` marked by the player: held, or to set aside."""
-        self._bots: dict[str, Bot] = {}
-        for i, seat in enumerate(self.seats):
-            if seat.level is not None:
-                self._bots[seat.name] = make_bot(seat.level, self.family, None if seed is None else seed + i)
-        self.undo_allowed = not self._bots or dice is None
+        self.bots = BotPlayers([(seat.name, seat.level) for seat in self.seats], self.variant, seed)
+        self.undo_allowed = not self.bots or dice is None
         """Moves may be taken back: by default in games of people only, and always in
         scorekeeper mode (a table option: :class:`~kosti.tui.app.PlayConfig` ``undo``)."""
-        self.hints = Hints(self.family)
+        self.hints = Hints(self.variant)
+        if not recorder.record.turns:
+            self._log_events(self.state)  # a new game's own events: a showdown's first antes
         self._sync_table()
 
     @classmethod
@@ -181,6 +134,11 @@ class Session:
     # -- what the screens read -------------------------------------------------
 
     @property
+    def path(self) -> Path | None:
+        """The record's file (``None``: the game is not saved)."""
+        return self.file.path
+
+    @property
     def state(self) -> GameState:
         return self.recorder.state
 
@@ -213,10 +171,7 @@ class Session:
     @property
     def bot_to_act(self) -> bool:
         """A bot must act now (and can: in scorekeeper mode its throws are typed in)."""
-        seat = self.seat
-        if seat is None or not seat.is_bot:
-            return False
-        return self.dice is not None or not self.to_throw
+        return self.bots.due(self.engine, self.state, self.dice)
 
     @property
     def to_throw(self) -> int:
@@ -502,38 +457,20 @@ class Session:
         actions[index] = Roll(thrown)
         return self._rebuild(actions)
 
-    def _legal(self, action: Action) -> bool:
-        """Would the record take ``action`` now? (A bare roll implies the throw on, as in a record.)"""
-        state = self.state
-        try:
-            if isinstance(action, Roll) and not self.engine.to_throw(state):
-                implied = self.engine.implicit_throw(state)
-                if implied is not None:
-                    state = self.engine.apply(state, implied)
-            self.engine.apply(state, action)
-        except KostiError:
-            return False
-        return True
-
     def _rebuild(self, actions: Sequence[Action]) -> int:
-        """Play the game again from its start with ``actions``, as far as they are legal; the
-        record, the table and the log are made anew. Returns the number of actions dropped."""
+        """Play the game again from its start with ``actions``, as far as they are legal
+        (:func:`~kosti.record.play_again`); the record, the table and the log are made anew.
+        Returns the number of actions dropped."""
         record = self.recorder.record
         self.recorder = Recorder(record.rules(), list(record.players), record.extra)
         self.log = []
         self.table = []
         self.marked = set()
-        played = 0
-        for action in actions:
-            if not self._legal(action):
-                break
-            if isinstance(action, Hold | SetAside):
-                self.marked = self._positions(action.faces, prefer=self.marked)
-            self._apply(action, save=False)
-            played += 1
+        self._log_events(self.state)
+        dropped = play_again(self.recorder, actions, partial=True, each=self._note)
         self._sync_table()
         self.save()
-        return len(actions) - played
+        return dropped
 
     # -- bots --------------------------------------------------------------------
 
@@ -551,18 +488,10 @@ class Session:
         Changes nothing, so a screen may work it out in a thread (an exact solver can take
         its time) and then :meth:`play_bot_move` it. ``None`` when no bot is to act.
         """
-        seat = self.seat
-        if not self.bot_to_act or seat is None:
-            return None
-        n = self.to_throw
-        if n:
-            return Roll(tuple(self.dice.roll(n))) if self.dice is not None else None
-        return self._bots[seat.name].choose(self.state)
+        return self.bots.move(self.engine, self.state, self.dice)
 
     def play_bot_move(self, action: Action) -> None:
         """Make the bot's move (from :meth:`bot_move`), showing its holds on the table."""
-        if isinstance(action, Hold | SetAside):
-            self.marked = self._positions(action.faces, prefer=self.marked)
         self._apply(action)
 
     def advice(self) -> list[Advice]:
@@ -573,25 +502,36 @@ class Session:
 
     # -- bookkeeping -----------------------------------------------------------
 
-    def _apply(self, action: Action, save: bool = True) -> None:
+    def _apply(self, action: Action) -> None:
         before = self.state
-        seat = self.seat
-        entry = self._describe(before, seat.name if seat else "", action)
         self.recorder.apply(action)
-        after = self.state
+        self._note(action, before, self.state)
+        self.save()
+
+    def _note(self, action: Action, before: GameState, after: GameState) -> None:
+        """Bring the table and the log up to ``after``, which ``action`` led to from ``before``."""
+        if isinstance(action, Hold | SetAside):
+            # the dice held or set aside, on the table (a bot's, a replayed move's)
+            self.marked = self._positions(action.faces, prefer=self.marked)
+        seat = self.engine.current_player(before)
+        entry = self._describe(before, self.seats[seat].name if seat is not None else "", action)
         if isinstance(action, Roll):
             self._lay(action.faces, before)
         if entry is not None:
             self.log.append(entry)
-        # why every score changed comes from the engine's own events (RULES.md §5.1)
-        self.log.extend(LogEntry("event", {"event": event}) for event in after.events)
+        showdown = getattr(after, "showdown", None)
+        if showdown is not None and showdown is not getattr(before, "showdown", None):
+            self.log.append(LogEntry("summary", {"showdown": showdown}))  # every hand, and why
+        self._log_events(after)
         if self.engine.is_finished(after) and not self.engine.is_finished(before):
             winners = [after.players[i] for i in self.engine.winners(after)]
             self.log.append(LogEntry("log.game_over", {"names": ", ".join(winners)}))
         if after.turn != before.turn:
             self.marked = set()
-        if save:
-            self.save()
+
+    def _log_events(self, state: GameState) -> None:
+        # why every score changed comes from the engine's own events (RULES.md §5.1)
+        self.log.extend(LogEntry("event", {"event": event}) for event in state.events)
 
     def _describe(self, state: GameState, name: str, action: Action) -> LogEntry | None:
         """The log line of a move itself; what it changed on the board the events say."""
@@ -661,15 +601,9 @@ class Session:
         return chosen
 
     def save(self) -> Path | None:
-        """Write the record to :attr:`path` (atomically); the path, or ``None`` when not saving."""
-        if self.path is None:
-            return None
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".kosti-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(self.recorder.record.dumps())
-        os.replace(tmp, self.path)
-        return self.path
+        """Write the record to its file (:class:`~kosti.tui.saving.RecordFile`); the path,
+        or ``None`` when the game is not saved."""
+        return self.file.save(self.recorder.record)
 
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.recorder.record.dumps())

@@ -195,9 +195,8 @@ class SetupScreen(Screen[None]):
         levels.value = "heuristic"
 
     def _levels(self) -> list[tuple[str, str]]:
-        """The bot levels offered for the chosen preset's family."""
-        family = PRESETS[self.preset_id].family
-        return [(self.t(f"level.{level}"), level) for level in levels_for(family)]
+        """The bot levels offered for the chosen preset (its options are checked again at the start)."""
+        return [(self.t(f"level.{level}"), level) for level in levels_for(variant(self.preset_id))]
 
     def _value_label(self, name: str, value: str) -> str:
         key = f"value.{name}.{value}"
@@ -289,10 +288,15 @@ class SetupScreen(Screen[None]):
         except KostiError as error:
             self.query_one("#setup-error", Static).update(Text(str(error)))
             return
-        levels = offered(rules.family)
+        levels = offered(rules)
         for seat in self.seats:
             if seat.level is not None and seat.level not in levels:
-                self._error("setup.level_unavailable", name=seat.name)
+                if seat.level == "optimal" and rules.family == "thousand":
+                    from kosti.solver.thousand.ready import solve_command
+
+                    self._error("setup.optimal_unsolved", name=seat.name, command=solve_command(rules))
+                else:
+                    self._error("setup.level_unavailable", name=seat.name)
                 return
         app = self.app
         if isinstance(app, KostiApp):
@@ -303,7 +307,7 @@ class SetupScreen(Screen[None]):
         """Pick an unfinished saved game and go on with it."""
         from kosti.tui.app import KostiApp
         from kosti.tui.dialogs import SavedGamesPicker
-        from kosti.tui.session import saved_games
+        from kosti.tui.saving import saved_games
 
         def picked(path: Path | None) -> None:
             app = self.app

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from kosti.events import Event
+from kosti.games.showdown.game import Showdown
 from kosti.i18n import Catalog
 from kosti.narrate import Narrator
 from kosti.phrases import action_text, card_name, dice_text, hint_text, number, signed
@@ -16,12 +17,17 @@ from kosti.tui.session import LogEntry
 __all__ = ["action_text", "card_name", "dice_text", "hint_text", "log_text", "number", "signed"]
 
 
-def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator | None = None) -> str:
+def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator) -> str:
     """A log line in words: ``dice`` shown in the game's style, ``cell`` by its name; an
-    event as :mod:`kosti.narrate` words it (the one home of that wording)."""
+    event, and a showdown's round summary, as :mod:`kosti.narrate` words them (the one home
+    of that wording; the summary's lines after its title are indented)."""
     event = entry.params.get("event")
     if isinstance(event, Event):
-        return (narrator or Narrator(None, [], t.lang)).describe(event)
+        return narrator.describe(event)
+    showdown = entry.params.get("showdown")
+    if isinstance(showdown, Showdown):
+        title, *rest = narrator.showdown_summary(showdown)
+        return "\n".join([title, *("  " + line for line in rest)])
     params: dict[str, Any] = dict(entry.params)
     if "dice" in params:
         params["dice"] = dice_text(params["dice"], style, t)

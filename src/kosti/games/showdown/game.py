@@ -59,6 +59,26 @@ class RoundResult:
 
 
 @dataclass(frozen=True)
+class Showdown:
+    """A showdown once everyone in it has stood: the hands, and who had the best of them."""
+
+    round: int
+    """The round it belongs to (1-based)."""
+
+    deciding: int
+    """0 for the round's first showdown, ``k`` for its ``k``-th deciding round."""
+
+    hands: tuple[Faces | None, ...]
+    """Per seat, the five dice they stood on (``None``: not in this showdown)."""
+
+    best: tuple[int, ...]
+    """The seats with the best hand: the winner alone, or the tied ones who play a deciding round."""
+
+    bank: int
+    """The bank at stake."""
+
+
+@dataclass(frozen=True)
 class ShowdownState(GameState):
     """A showdown match between throws and decisions."""
 
@@ -101,6 +121,9 @@ class ShowdownState(GameState):
 
     last: RoundResult | None = None
     """The round settled most recently."""
+
+    showdown: Showdown | None = None
+    """The showdown settled most recently (a bank won, or a deciding round called)."""
 
     @property
     def current(self) -> int | None:
@@ -195,6 +218,8 @@ class ShowdownEngine(Engine[ShowdownState]):
         """Everyone in this showdown has played: pay the bank, or send the tied to a deciding round."""
         options = options_of(state)
         tied = [state.playing[i] for i in best_seats(self.hands_of(state, state.playing), options.tiebreak)]
+        shown = Showdown(state.round, state.deciding, state.hands, tuple(tied), state.bank)
+        state = replace(state, showdown=shown)
         if len(tied) > 1:
             deciding = (
                 Event(state.turn - 1, seat, "deciding_round", 0, state.net[seat], count=state.deciding + 1)

@@ -113,3 +113,35 @@ def best_seats(hands: Sequence[Hand | None], tiebreak: Tiebreak = "hand_then_tot
         return []
     best = max(k for _, k in keyed)
     return [i for i, k in keyed if k == best]
+
+
+Decider = Literal["alone", "rank", "hand_sum", "total", "tied"]
+
+
+def decided_by(hands: Sequence[Hand | None], tiebreak: Tiebreak = "hand_then_total") -> Decider:
+    """What settled a showdown between ``hands`` (``None`` entries sit out): the first part of
+    :meth:`Hand.key` in which the best hand beats the next best one.
+
+    ``rank``: a better hand; ``hand_sum``: equal hands, the higher sum of the dice that form
+    them; ``total``: the higher sum of all five (between hands of nothing, or with
+    ``tiebreak = "total"``); ``tied``: equal keys, a deciding round; ``alone``: one hand only.
+
+        >>> decided_by([classify([6, 6, 1, 2, 3]), classify([5, 5, 5, 1, 2])])
+        'rank'
+        >>> decided_by([classify([6, 6, 1, 2, 3]), classify([5, 5, 4, 6, 3])])
+        'hand_sum'
+        >>> decided_by([classify([6, 6, 1, 2, 3]), classify([6, 6, 1, 2, 4]), None])
+        'total'
+        >>> decided_by([classify([1, 2, 3, 4, 6]), classify([1, 2, 3, 4, 6])])
+        'tied'
+    """
+    keys = sorted((h.key(tiebreak) for h in hands if h is not None), reverse=True)
+    if len(keys) < 2:
+        return "alone"
+    best, second = keys[0], keys[1]
+    if best == second:
+        return "tied"
+    part = next(i for i, (a, b) in enumerate(zip(best, second, strict=True)) if a != b)
+    if part == 0:
+        return "rank"
+    return "hand_sum" if part == 1 and tiebreak == "hand_then_total" else "total"

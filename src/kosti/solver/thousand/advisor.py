@@ -17,14 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, Roll, SetAside, Stop, Throw
+from kosti.actions import Action, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.thousand.game import THOUSAND, ThousandState
 from kosti.games.thousand.scoring import set_aside_points
-from kosti.record import Record, states
+from kosti.record import Record
 from kosti.rules.presets import Variant
+from kosti.solver import judging
+from kosti.solver.judging import Judged
 from kosti.solver.thousand import kernel
 from kosti.solver.thousand.model import STEP
 from kosti.solver.thousand.solve import Progress, Solution, solve
@@ -146,7 +148,7 @@ class ThousandAdvisor:
         ranked = []
         for n in order:
             loss = best - values[n]
-            ranked.append(Advice(decisions[n], values[n], 0.0 if loss < TIE else loss))
+            ranked.append(Advice(decisions[n], values[n], 0.0 if loss < TIE else loss, chance=True))
         return ranked
 
 
@@ -169,55 +171,13 @@ class OptimalThousandBot:
         return self.advisor.advise(state)
 
 
-@dataclass(frozen=True)
-class Judged:
-    """One decision of a «Тысяча» record next to the best one (chances of winning)."""
-
-    turn: int
-    player: str
-    total: int
-    dice: tuple[int, ...]
-    action: Action
-    best: Action
-    value: float
-    best_value: float
-
-    @property
-    def loss(self) -> float:
-        return max(0.0, self.best_value - self.value)
-
-
 def judge(record: Record, advisor: ThousandAdvisor | None = None) -> list[Judged]:
-    """Every decision of ``record`` against the optimal one: the chance of winning each gave up.
-
-    A bare roll after a decision point stands for throwing on (RULES.md §5) and is judged.
-    An invalid record raises :class:`~kosti.errors.RecordError`.
-    """
-    for _ in states(record):  # validates the whole record first, with its usual messages
-        pass
-    advisor = advisor or ThousandAdvisor()
-    state = THOUSAND.new_game(record.rules(), record.players)
-    judged: list[Judged] = []
-    for t, turn in enumerate(record.turns, 1):
-        for action in turn.actions:
-            steps: list[Action] = [action]
-            if isinstance(action, Roll) and THOUSAND.to_throw(state) == 0:
-                implied = THOUSAND.implicit_throw(state)
-                if implied is None:  # pragma: no cover - states() validated the record
-                    raise KostiError("no throw is allowed now")
-                steps = [implied, action]
-            for step in steps:
-                if not isinstance(step, Roll):
-                    advice = advisor.advise(state)
-                    mine = next(a for a in advice if a.action == step)
-                    judged.append(
-                        Judged(
-                            t, turn.player, state.turn_total, state.dice, step, advice[0].action,
-                            float(mine.value or 0.0), float(advice[0].value or 0.0),
-                        )
-                    )  # fmt: skip
-                state = THOUSAND.apply(state, step)
-    return judged
+    """Every decision of ``record`` against the optimal one: the chance of winning each gave up,
+    with the turn total when it was taken (:func:`kosti.solver.judging.judge`). An invalid
+    record raises :class:`~kosti.errors.RecordError`."""
+    return judging.judge(
+        record, advisor or ThousandAdvisor(), lambda state: {"turn_total": getattr(state, "turn_total", 0)}
+    )
 
 
 def _thousand(state: GameState) -> ThousandState:
