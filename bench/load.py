@@ -8,7 +8,7 @@ workers share). For N = 1 and then N = 2, in the same run:
    poker-classic) think 0.5–1.5 s before each move, for ``--seconds`` seconds;
 2. **saturation**: the same players with no thought, for ``--saturation`` seconds.
 
-A player's latency is the time from sending a move to receiving the state that
+A player's latency is the time from sending a move to receiving the state (a change) that
 carries it on the player's own socket. A table whose game ends starts a new one.
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
@@ -72,6 +72,8 @@ class Pair:
         self.tokens: dict[int, str] = {}
         self.sockets: dict[int, ClientConnection] = {}
         self.seen: dict[int, int] = {}
+        self.views: dict[int, dict[str, Any]] = {}
+        """The view each socket was last shown, its log left out."""
         self.current: dict[str, Any] | None = None
         """The latest state both sockets have seen."""
         self.tables: list[tuple[str, int]] = []
@@ -101,7 +103,7 @@ class Pair:
         ws_base = self.base.replace("http", "ws")
         for seat in self.tokens:
             self.sockets[seat] = await connect(
-                f"{ws_base}/ws/{self.table_id}", compression=None, max_size=None
+                f"{ws_base}/ws/{self.table_id}?changes=1", compression=None, max_size=None
             )
 
     async def leave(self) -> None:
@@ -111,6 +113,7 @@ class Pair:
             await ws.close()
         self.sockets = {}
         self.seen = {}
+        self.views = {}
         self.current = None
 
     async def welcome(self, phase: Phase) -> dict[str, Any]:
@@ -120,11 +123,19 @@ class Pair:
         return states[0]
 
     async def state(self, seat: int, newer_than: int, phase: Phase) -> dict[str, Any]:
-        """The next state on ``seat``'s socket newer than ``newer_than`` (errors counted)."""
+        """The next state on ``seat``'s socket newer than ``newer_than`` (errors counted): a whole
+        ``state``, or a ``change`` laid over the view the socket had (its log left out)."""
         while True:
             message = json.loads(await asyncio.wait_for(self.sockets[seat].recv(), 30))
+            if message["type"] == "change":
+                if message["since"] != self.seen.get(seat):
+                    phase.errors += 1
+                    phase.refusals.append({"code": "gap"})
+                message["table"] = {**self.views[seat], **message["table"]}
+                message["type"] = "state"
             if message["type"] == "state":
                 self.seen[seat] = message["version"]
+                self.views[seat] = message["table"]
                 if message["version"] > newer_than:
                     return message
             elif message["type"] == "error":
@@ -192,7 +203,32 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def load(base: str, players: int, seconds: float, saturation: float) -> dict[str, Any]:
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds (user + system) of process ``root`` and its living descendants, from ``/proc``:
+    the server's own work, whatever else the machine is doing."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    tree = {root}
+    grew = True
+    while grew:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        grew = bool(more)
+        tree |= more
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
+async def load(base: str, server: int, players: int, seconds: float, saturation: float) -> dict[str, Any]:
     rng = random.Random(1)
     results: dict[str, Any] = {}
     limits = httpx.Limits(max_connections=50)
@@ -201,10 +237,10 @@ async def load(base: str, players: int, seconds: float, saturation: float) -> di
         for k in range(0, len(pairs), 50):
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
         for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
-            cpu = cpu_seconds()
+            cpu, served = cpu_seconds(), tree_cpu_seconds(server)
             phase, wall = await run_phase(pairs, length, think)
             share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
-            results[name] = (phase, wall, share)
+            results[name] = (phase, wall, share, tree_cpu_seconds(server) - served)
         results["consistency"] = await consistent(base, pairs)
     return results
 
@@ -212,12 +248,14 @@ async def load(base: str, players: int, seconds: float, saturation: float) -> di
 def report(workers: int, results: dict[str, Any]) -> None:
     checked, bad = results["consistency"]
     for name in ("human", "saturation"):
-        phase, wall, share = results[name]
+        phase, wall, share, served = results[name]
         times = phase.latencies or [0.0]
+        per_move = served / phase.moves * 1000 if phase.moves else 0.0
         print(
             f"workers={workers} {name:10}: moves {phase.moves}, {phase.moves / wall:.0f}/s, "
             f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 0.99):.1f} ms, "
-            f"errors {phase.errors}; load generator CPU {share:.0%} of the machine"
+            f"errors {phase.errors}; server CPU {per_move:.2f} ms a move; "
+            f"load generator CPU {share:.0%} of the machine"
         )
     print(f"workers={workers} consistency: {checked - bad} of {checked} tables as their sockets saw them")
     for name in ("human", "saturation"):
@@ -271,7 +309,7 @@ def main() -> None:
             server = start_server(database, port, Path(folder) / "serve.log", extra)
             try:
                 results = asyncio.run(
-                    load(f"http://127.0.0.1:{port}", args.players, args.seconds, args.saturation)
+                    load(f"http://127.0.0.1:{port}", server.pid, args.players, args.seconds, args.saturation)
                 )
             finally:
                 server.terminate()
@@ -281,7 +319,7 @@ def main() -> None:
                     server.kill()
                 drop_database(args.database, name)
         report(workers, results)
-        phase, wall, _ = results["saturation"]
+        phase, wall, *_ = results["saturation"]
         saturation[workers] = phase.moves / wall
         human = results["human"][0].latencies or [0.0]
         p99[workers] = percentile(human, 0.99)

@@ -102,3 +102,42 @@ async def test_a_turn_timer_acts_once_and_passes_to_the_survivor(urls: tuple[str
         for hub in hubs:
             with contextlib.suppress(Exception):
                 await hub.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_of_bots_alone_goes_on_when_its_process_stops(urls: tuple[str, str]) -> None:
+    database, redis = urls
+    settings = fast_settings(database, redis_url=redis, lease=0.3, bot_delay=0.05)
+    hubs = [
+        Hub(Store(database), settings, first_legal_bots, RedisBus(redis, settings.lease)) for _ in range(2)
+    ]
+    for hub in hubs:
+        await hub.start()
+    try:
+        room = await hubs[0]._new_room(TableSettings(VARIANT, 2), None)
+        table_id = room.table.id
+        for seat_number in (0, 1):
+            await hubs[0].change(room, lambda table, n=seat_number: table.plan_bot(n, "first"))
+        while room.table.version < 8:
+            await asyncio.sleep(0.02)
+        assert table_id not in hubs[1].rooms  # nobody watches it there
+        await hubs[0].close()  # the process driving it stops without handing anything over
+        stopped = room.table.version
+        for _ in range(600):
+            survivor = hubs[1].rooms.get(table_id)
+            if survivor is not None and survivor.table.over:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            pytest.fail("the other process did not take the table on")
+        assert survivor.table.version > stopped
+        stored = Store(database)
+        log = stored.load(table_id)
+        stored.close()
+        assert log is not None
+        assert len(log.events) == survivor.table.version  # every move once
+        assert len(survivor.table.record().turns) == 2 * 7
+    finally:
+        for hub in hubs:
+            with contextlib.suppress(Exception):
+                await hub.close()

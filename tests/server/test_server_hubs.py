@@ -94,6 +94,36 @@ async def test_a_published_commit_is_shown_in_order_and_a_gap_is_read_from_the_l
         await second.close()
 
 
+@pytest.mark.asyncio
+async def test_the_view_another_process_computed_is_shown_as_it_is_and_only_at_its_version(
+    sqlite_url: str,
+) -> None:
+    settings = fast_settings(sqlite_url)
+    first, second = (Hub(Store(sqlite_url), settings, first_legal_bots) for _ in range(2))
+    try:
+        room = await first._new_room(TableSettings("poker-free", 3), None)
+        other = await second.room(room.table.id)
+        watcher = Socket()
+        other.sockets[watcher] = None  # type: ignore[index]
+        first.rooms[room.table.id].sockets[Socket()] = None  # type: ignore[index]
+        await first.change(room, joining("Anna"))
+        views = room.table.bodies()
+        assert set(views) == {"en"}  # what the first process showed its socket
+        computed = json.loads(json.dumps(views))  # as it comes over the bus
+        await second.published(room.table.id, 0, [("join", _event(first, room, 0))], computed)
+        assert other.table.body("en") is computed["en"]  # not computed again
+        assert watcher.sent[-1]["table"] == {**room.table.view(), "seconds_left": None}
+        # a view of another version than the table's is not taken
+        stale = {"en": {**computed["en"], "status": "nonsense"}}
+        await first.change(room, joining("Boris"))
+        await second.published(room.table.id, 1, [("join", _event(first, room, 1))], {})
+        other.table.adopt_body(1, "en", stale["en"])
+        assert other.table.body("en")["status"] == "waiting"
+    finally:
+        await first.close()
+        await second.close()
+
+
 def _event(hub: Hub, room: Any, version: int) -> dict[str, Any]:
     """The stored data of the event after ``version``."""
     return hub.store.since(room.table.id, version)[0][1]

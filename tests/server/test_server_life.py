@@ -68,6 +68,24 @@ def test_the_lobby_lists_public_tables_waiting_for_players(life_client: TestClie
     assert listed[public]["name"] == PRESETS["thousand-classic"].name("ru")
 
 
+def test_the_lobby_is_read_from_storage_shared_by_every_process(sqlite_url: str) -> None:
+    settings = fast_settings(sqlite_url)
+    with (
+        TestClient(create_app(settings, bots=first_legal_bots)) as here,
+        TestClient(create_app(settings, bots=first_legal_bots)) as there,
+    ):
+        table_id = new_table(here, "thousand-classic", 3)
+        seat_players(here, table_id, ["Anna"])
+        listed = {t["id"]: t for t in there.get("/api/tables").json()["tables"]}
+        assert listed[table_id]["taken"] == 1  # made and joined in the other process
+        seat_players(there, table_id, ["Boris"])
+        assert [t["taken"] for t in here.get("/api/tables").json()["tables"]] == [2]
+        assert (
+            there.post(f"/api/tables/{table_id}/bots", json={"level": "first"}).status_code == 200
+        )  # it starts
+        assert here.get("/api/tables").json()["tables"] == []
+
+
 def test_a_timer_shorter_than_the_servers_least_is_refused(sqlite_url: str) -> None:
     with TestClient(create_app(fast_settings(sqlite_url, min_timer=10), bots=first_legal_bots)) as client:
         short = client.post("/api/tables", json={"variant": "poker-classic", "seats": 2, "timer": 9})

@@ -484,3 +484,46 @@ def test_the_scorekeeper_taps_in_throws_undoes_and_edits(browser: Any) -> None:
     page.wait_for_selector("#result")
     anna.check_words()
     anna.close()
+
+
+# -- the socket rules: a seated page says hello, a watching page pings ---------------------
+
+
+@pytest.fixture
+def strict_url(tmp_path: Path) -> Iterator[str]:
+    """A server whose tables take no spectator beyond the first, and close one silent for 2 s."""
+    database = f"sqlite:///{tmp_path / 'kosti.sqlite3'}"
+    levels = {"bot_levels": ("random",), "hint_levels": ("heuristic",), "stand_in": "random"}
+    settings = fast_settings(database, spectators=1, hello_timeout=2.0, idle_timeout=2.0, **levels)
+    with uvicorn_thread(create_app(settings, bots=installed_bots)) as url:
+        BASE[:] = [url]
+        yield url
+
+
+def test_a_seated_page_gets_in_at_a_crowded_table_and_a_watching_page_stays(
+    browser: Any, strict_url: str
+) -> None:
+    anna = Player(browser, "en", DESKTOP, "Anna")
+    watcher = Player(browser, "en", DESKTOP, "Vera")
+    sockets: list[Any] = []
+    watcher.page.on("websocket", lambda socket: sockets.append(socket))
+    try:
+        table_id = create(anna, "poker-classic", 2)
+        watcher.page.goto(f"{strict_url}/t/{table_id}")
+        watcher.page.wait_for_selector("#invite, #join")
+        # the one spectator's place is taken: Anna's new socket gets in only by saying hello
+        seen = anna.version()
+        anna.page.reload()
+        anna.page.wait_for_selector("#invite")
+        # the watcher's page pings: it is not closed as silent (after 2 s), and follows the table
+        anna.page.wait_for_timeout(4_000)
+        watched = watcher.version()
+        assert httpx.post(f"{strict_url}/api/tables/{table_id}/bots", json={"level": "random"}).is_success
+        anna.wait_past(seen)
+        watcher.wait_past(watched)
+        assert anna.status() == watcher.status() == "playing"
+        assert len(sockets) == 1
+        anna.check_words()
+    finally:
+        anna.close()
+        watcher.close()

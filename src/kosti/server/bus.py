@@ -7,12 +7,16 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
   events of *v* on the channel ``kosti:table:<id>``; every process holding that
   table applies them in version order and shows them to its own sockets (a process
   that sees a gap reads what it missed from the log: the database, not Redis, is
-  the record);
+  the record). The views the committing process computed for its sockets go with
+  them, so that the others need not compute them again;
 * the bots and turn timers of a table are driven by the process holding its lease
   (``kosti:owner:<id>``, renewed while it acts). A process that dies stops renewing,
   and another takes the lease over after :attr:`~kosti.server.settings.ServerSettings.lease`
   seconds. Even two owners could not act twice: the database's unique (table, version)
-  key lets only one of them write a version.
+  key lets only one of them write a version;
+* a table whose bots are playing is listed in the set ``kosti:driven`` while they do:
+  a table nobody watches (bots alone) is then not forgotten when the process driving
+  it dies, for another process finds it there with its lease lapsed and takes it on.
 """
 
 from __future__ import annotations
@@ -29,8 +33,12 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]]], Coroutine[Any, Any, None]]
-"""Called with (table id, version before the events, events) for another process's commit."""
+Views = dict[str, dict[str, Any]]
+"""The view of a table after a commit (its log left out), by language, as its process computed it."""
+
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]], Views], Coroutine[Any, Any, None]]
+"""Called with (table id, version before the events, events, the views after them) for another
+process's commit."""
 
 Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
@@ -39,6 +47,7 @@ CHANNEL = "kosti:table:"
 REDIS_CONNECTIONS = 64
 """Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
+DRIVEN = "kosti:driven"
 
 # take the lease when free, or renew it when it is ours; 1 when the caller holds it
 _CLAIM = """
@@ -56,11 +65,20 @@ class Bus(Protocol):
 
     async def start(self, published: Published, reconnected: Reconnected) -> None: ...
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
-        """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed)."""
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
+        """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed),
+        and the ``views`` of the table after them."""
 
     async def claim(self, table_id: str) -> bool:
         """Whether this process may drive the bots and timers of ``table_id`` now."""
+
+    async def drive(self, table_id: str, driving: bool) -> None:
+        """List ``table_id`` among the tables whose bots are playing (or no longer)."""
+
+    async def orphans(self) -> list[str]:
+        """The listed tables whose bots nobody drives now (their driver's lease has lapsed)."""
 
     async def close(self) -> None: ...
 
@@ -71,11 +89,19 @@ class LocalBus:
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         return None
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
         return None
 
     async def claim(self, table_id: str) -> bool:
         return True
+
+    async def drive(self, table_id: str, driving: bool) -> None:
+        return None
+
+    async def orphans(self) -> list[str]:
+        return []
 
     async def close(self) -> None:
         return None
@@ -138,13 +164,15 @@ class RedisBus:
                 return  # our own commit, applied already
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
+            views = {str(lang): dict(view) for lang, view in data.get("views", {}).items()}
         except Exception:  # one bad message must not stop the others
             log.exception("could not read a published commit")
             return
         # applied in a task of its own: a table busy writing must not hold up the others'
         # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
         # each table's commits in version order, reading any it missed from the log
-        task: asyncio.Task[None] = asyncio.create_task(published(table_id, int(data["version"]), events))
+        applying = published(table_id, int(data["version"]), events, views)
+        task: asyncio.Task[None] = asyncio.create_task(applying)
         self._applying.add(task)
         task.add_done_callback(self._applied)
 
@@ -153,8 +181,11 @@ class RedisBus:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not apply a published commit", exc_info=task.exception())
 
-    async def publish(self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]]) -> None:
-        payload = json.dumps({"from": self.me, "version": version, "events": events}, separators=(",", ":"))
+    async def publish(
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+    ) -> None:
+        message = {"from": self.me, "version": version, "events": events, "views": views}
+        payload = json.dumps(message, separators=(",", ":"))
         for attempt in range(3):
             try:
                 await self.redis.publish(CHANNEL + table_id, payload)
@@ -171,6 +202,26 @@ class RedisBus:
             log.warning("could not claim table %s", table_id, exc_info=True)
             return False
         return bool(held)
+
+    async def drive(self, table_id: str, driving: bool) -> None:
+        try:
+            if driving:
+                await self.redis.sadd(DRIVEN, table_id)
+            else:
+                await self.redis.srem(DRIVEN, table_id)
+        except Exception:  # the sweep of the next process to load the table sets it right
+            log.warning("could not list table %s as driven=%s", table_id, driving, exc_info=True)
+
+    async def orphans(self) -> list[str]:
+        try:
+            listed = sorted(str(table_id) for table_id in await self.redis.smembers(DRIVEN))
+            if not listed:
+                return []
+            owners = await self.redis.mget([OWNER + table_id for table_id in listed])
+        except Exception:
+            log.warning("could not read the tables whose bots are playing", exc_info=True)
+            return []
+        return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:
         if self._listener is not None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib
 import json
 import logging
@@ -35,16 +36,26 @@ from kosti.i18n import catalog
 from kosti.phrases import hint_text
 from kosti.rules.presets import Variant, variant
 from kosti.server.bus import Bus, LocalBus
+from kosti.server.commits import Committer
 from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
 from kosti.server.store import StorageDown, Store, StoreError
-from kosti.server.table import BotFactory, Event, Table, TableSettings, action_json
+from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, action_json
 
 log = logging.getLogger(__name__)
 
 STORAGE_LOST = "connection to storage lost, retrying"
+
+OPEN_TABLES = 50
+"""Open tables the lobby lists at most."""
+
+
+@functools.cache
+def _preset(spec: str) -> Any:
+    """The preset of a canonical variant string (parsed once)."""
+    return variant(spec).preset
 
 
 def installed_bots(level: str, rules: Variant, seed: int) -> Bot:
@@ -71,6 +82,18 @@ class Room:
     clock_task: asyncio.Task[None] | None = None
     since: float = field(default_factory=time.monotonic)
     """When the table's state was last shown: the turn timer counts from here."""
+    shown: dict[WebSocket, int] = field(default_factory=dict)
+    """The version each socket here was last shown."""
+    driven: bool = False
+    """Listed among the tables whose bots play (:meth:`Bus.drive`) by this process."""
+    bodies: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    """The view (:meth:`Table.body`) last shown here in each language, with its version: what a
+    ``change`` is reckoned from."""
+
+    def drop(self, socket: WebSocket) -> None:
+        """Forget a socket that has gone."""
+        self.sockets.pop(socket, None)
+        self.shown.pop(socket, None)
 
     def spectators(self) -> int:
         return sum(1 for seat in self.sockets.values() if seat is None)
@@ -93,6 +116,7 @@ class Hub:
         self.settings = settings
         self.bots = bots
         self.bus: Bus = bus or LocalBus()
+        self.committer = Committer(store)
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self._advisors: dict[str, Advisor | None] = {}
@@ -128,7 +152,8 @@ class Hub:
     async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
-        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator)
+        taken = None if settings.private else 0
+        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator, taken)
         room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels))
         self.rooms[table_id] = room
         return room
@@ -147,25 +172,25 @@ class Hub:
             await self._commit(room, old.plan_rematch(token, new.table.id))
             return new.table.id
 
-    def open_tables(self, lang: str) -> list[dict[str, Any]]:
-        """The public tables of this process still waiting for players, newest first."""
+    async def open_tables(self, lang: str) -> list[dict[str, Any]]:
+        """The public tables still waiting for players, newest first, as storage lists them:
+        those of every process of the server."""
         found = []
-        for room in reversed(self.rooms.values()):
-            table = room.table
-            if table.settings.private or table.status != "waiting" or not table.free_seats():
-                continue
+        for table_id, data, taken in await self._storage(self.store.waiting, OPEN_TABLES):
+            settings = TableSettings.from_json(data)
+            preset = _preset(settings.variant)
             found.append(
                 {
-                    "id": table.id,
-                    "preset": table.rules.preset.id,
-                    "name": table.rules.preset.name(lang),
-                    "seats": len(table.seats),
-                    "taken": len(table.seats) - table.free_seats(),
-                    "timer": table.settings.timer,
-                    "mode": table.settings.mode,
+                    "id": table_id,
+                    "preset": preset.id,
+                    "name": preset.name(lang),
+                    "seats": settings.seats,
+                    "taken": taken,
+                    "timer": settings.timer,
+                    "mode": settings.mode,
                 }
             )
-        return found[:50]
+        return found
 
     async def room(self, table_id: str) -> Room:
         """The table ``table_id``, rebuilt from its log if it is not in memory."""
@@ -221,6 +246,7 @@ class Hub:
             return
         table = room.table
         version = table.version
+        was_waiting = table.status == "waiting"
         if not await self._append(room, version, events):
             await self._catch_up(room)
             raise Refusal(
@@ -229,8 +255,18 @@ class Hub:
         for entry in events:
             table.apply(entry)
         await self.broadcast(room)
-        await self.bus.publish(table.id, version, events)
+        await self.bus.publish(table.id, version, events, table.bodies())
+        if was_waiting and not table.settings.private:
+            await self._list(table)
         await self._after_change(room)
+
+    async def _list(self, table: Table) -> None:
+        """Tell storage the seats now held at a public table that was waiting (none: it started)."""
+        taken = len(table.seats) - table.free_seats() if table.status == "waiting" else None
+        try:
+            await self._storage(self.store.set_taken, table.id, taken)
+        except Refusal:  # committed already: the lobby is only a little behind
+            log.warning("could not list the seats of table %s", table.id)
 
     async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
         """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
@@ -240,7 +276,7 @@ class Hub:
         retried = False
         while True:
             try:
-                await anyio.to_thread.run_sync(self.store.append, table_id, version, events)
+                await self.committer.append(table_id, version, events)
                 break
             except StorageDown:
                 if not retried:
@@ -284,8 +320,11 @@ class Hub:
             await self.broadcast(room)
         return bool(missed)
 
-    async def published(self, table_id: str, version: int, events: list[Event]) -> None:
-        """Another process committed ``events`` after ``version``: show them here, in order."""
+    async def published(
+        self, table_id: str, version: int, events: list[Event], views: dict[str, dict[str, Any]] | None = None
+    ) -> None:
+        """Another process committed ``events`` after ``version``: show them here, in order (with
+        the ``views`` it computed of the table after them, which need not be computed again)."""
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -297,6 +336,8 @@ class Hub:
                 fresh = events[table.version - version :]
                 for entry in fresh:
                     table.apply(entry)
+                for lang, view in (views or {}).items():
+                    table.adopt_body(version + len(events), lang, view)
                 if fresh:
                     await self.broadcast(room)
         self.kick_bot(room)
@@ -313,16 +354,53 @@ class Hub:
     # -- showing -----------------------------------------------------------
 
     async def broadcast(self, room: Room) -> None:
-        """The table's state to every socket here, worded in each one's language (serialised once a
-        language); the turn timer starts again from here."""
+        """The table's new version to every socket here, worded in each one's language; the turn
+        timer starts again from here.
+
+        A socket that asked for changes (``?changes=1``) and was shown the version before gets
+        a ``change`` (the parts of the view that differ, and the new log entries), any other the
+        whole ``state``. The view is computed once a version and language, and each message
+        serialised once: every socket that gets it is sent the same text.
+        """
         room.since = time.monotonic()
-        texts: dict[str, str] = {}
+        table = room.table
+        left = room.seconds_left()
+        texts: dict[tuple[str, bool], str] = {}
+        sends: list[tuple[WebSocket, str]] = []
         for socket in list(room.sockets):
             lang = socket_language(socket)
-            if lang not in texts:
-                message = state_message(room.table, lang, room.seconds_left())
-                texts[lang] = json.dumps(message, separators=(",", ":"))
-            await self._send(room, socket, texts[lang])
+            last = room.bodies.get(lang)
+            since = room.shown.get(socket)
+            change = (
+                wants_changes(socket)
+                and last is not None
+                and since == last[0]
+                and 0 < table.version - last[0] <= LOG_TAIL
+            )
+            key = (lang, change)
+            if key not in texts:
+                if change and last is not None:
+                    message = change_message(table, lang, last, left)
+                else:
+                    message = state_message(table, lang, left)
+                texts[key] = json.dumps(message, separators=(",", ":"))
+            room.shown[socket] = table.version
+            sends.append((socket, texts[key]))
+        # what every socket was shown is settled before the first send lets anything else run
+        for lang, _ in texts:
+            room.bodies[lang] = (table.version, table.body(lang))
+        for socket, text in sends:
+            await self._send(room, socket, text)
+
+    async def show_state(self, room: Room, socket: WebSocket) -> None:
+        """The whole ``state`` to one socket (on connecting, after a stale move), with the clock's
+        time left; later versions reach it as changes if it asked for them."""
+        table = room.table
+        lang = socket_language(socket)
+        room.shown[socket] = table.version
+        room.bodies[lang] = (table.version, table.body(lang))
+        message = state_message(table, lang, room.seconds_left())
+        await self._send(room, socket, json.dumps(message, separators=(",", ":")))
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
@@ -338,7 +416,7 @@ class Hub:
             await socket.send_text(text)
         except Exception:  # a socket that cannot be written to has gone
             log.info("dropping a socket of table %s", room.table.id, exc_info=True)
-            room.sockets.pop(socket, None)
+            room.drop(socket)
 
     # -- the clock ---------------------------------------------------------
 
@@ -387,6 +465,10 @@ class Hub:
                 await asyncio.sleep(self.settings.bot_delay)
                 if not await self.bus.claim(room.table.id):
                     return  # another process drives this table; the sweeper looks again
+                if not room.driven:
+                    # listed: should this process die, another finds the table (bots alone too)
+                    await self.bus.drive(room.table.id, True)
+                    room.driven = True
                 async with room.lock:
                     table = room.table
                     events = await anyio.to_thread.run_sync(table.plan_bot_move)
@@ -398,18 +480,29 @@ class Hub:
                         if refusal.code == "storage_down":
                             return
                         # stale: another process moved first; look at the table again
+            if room.driven:
+                await self.bus.drive(room.table.id, False)
+                room.driven = False
         except Exception:
             log.exception("the bots of table %s stopped", room.table.id)
 
     async def _sweep(self) -> None:
         """Now and then, start the bots and clocks of every table here that are due but stopped
-        (they stop when another process holds the lease: that process may be dead by now)."""
+        (they stop when another process holds the lease: that process may be dead by now), and
+        take on the tables whose bots nobody drives any more, those that nobody watches too."""
         while True:
             await asyncio.sleep(self.settings.lease)
             for room in list(self.rooms.values()):
                 self.kick_bot(room)
                 if room.clock_task is None or room.clock_task.done():
                     self.wind_clock(room)
+            for table_id in await self.bus.orphans():
+                try:
+                    room = await self.room(table_id)  # loading it starts its bots
+                except Refusal:
+                    continue
+                if room.table.bot_to_move() is None:
+                    await self.bus.drive(table_id, False)  # its driver died as its bots stopped
 
     # -- memory ------------------------------------------------------------
 
@@ -478,6 +571,7 @@ class Hub:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+        await self.committer.close()
         await self.bus.close()
         self.store.close()
 
@@ -494,11 +588,41 @@ def socket_language(socket: WebSocket) -> str:
     return "ru" if socket.query_params.get("lang") == "ru" else "en"
 
 
+def wants_changes(socket: WebSocket) -> bool:
+    """Whether a socket asked for ``change`` messages after the first state (``?changes=1``)."""
+    return socket.query_params.get("changes") == "1"
+
+
 def state_message(table: Table, lang: str = "en", seconds_left: float | None = None) -> dict[str, Any]:
     """The ``state`` message: the table as ``lang``'s readers see it, with the timed move's time left."""
     view = table.view(lang)
-    view["seconds_left"] = None if seconds_left is None else round(seconds_left, 1)
+    view["seconds_left"] = _seconds(seconds_left)
     return {"type": "state", "version": table.version, "table": view}
+
+
+def change_message(
+    table: Table, lang: str, last: tuple[int, dict[str, Any]], seconds_left: float | None = None
+) -> dict[str, Any]:
+    """The ``change`` message from the view ``last`` = (its version, :meth:`Table.body`) to the
+    table now: ``table`` holds the parts of the view that differ (and the time left), ``log``
+    the log entries after ``since``. The view at ``version`` is the one at ``since`` with the
+    parts of ``table`` replaced and ``log`` appended to its log (of which the last
+    :data:`~kosti.server.table.LOG_TAIL` entries are kept)."""
+    since, before = last
+    body = table.body(lang)
+    changed = {key: value for key, value in body.items() if before.get(key) != value}
+    changed["seconds_left"] = _seconds(seconds_left)
+    return {
+        "type": "change",
+        "version": table.version,
+        "since": since,
+        "table": changed,
+        "log": table.log_after(since, lang),
+    }
+
+
+def _seconds(left: float | None) -> float | None:
+    return None if left is None else round(left, 1)
 
 
 def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:

@@ -55,7 +55,10 @@ tables = Table(
     Column("creator", String(64), nullable=True),
     # set when the game is over: a table without it is live (for LIVE_FOR after its creation)
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # seats held at a public table still waiting for players (the lobby); null at any other
+    Column("taken", Integer, nullable=True),
     Index("kosti_tables_live", "finished_at", "created_at"),
+    Index("kosti_tables_open", "taken", "created_at"),
 )
 
 events = Table(
@@ -168,10 +171,17 @@ class Store:
         self.engine.dispose()
 
     def create(
-        self, table_id: str, settings: dict[str, Any], server_seed: bytes | None, creator: str | None = None
+        self,
+        table_id: str,
+        settings: dict[str, Any],
+        server_seed: bytes | None,
+        creator: str | None = None,
+        taken: int | None = None,
     ) -> None:
-        """Store a new table with an empty log."""
+        """Store a new table with an empty log (``taken``: listed among the open tables, with
+        that many seats held)."""
         row = {
+            "taken": taken,
             "id": table_id,
             "created_at": datetime.now(UTC),
             "settings": settings,
@@ -185,6 +195,34 @@ class Store:
             raise
         except DBAPIError as error:
             raise _outage("create", error) from None
+
+    def set_taken(self, table_id: str, taken: int | None) -> None:
+        """Record the seats held at ``table_id`` while it waits for players (``None``: it is not
+        open to join, or no longer)."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(update(tables).where(tables.c.id == table_id).values(taken=taken))
+        except DBAPIError as error:
+            raise _outage("update", error) from None
+
+    def waiting(self, limit: int) -> list[tuple[str, dict[str, Any], int]]:
+        """The public tables waiting for players, newest first: (id, settings, seats taken)."""
+        query = (
+            select(tables.c.id, tables.c.settings, tables.c.taken)
+            .where(
+                tables.c.taken.is_not(None),
+                tables.c.finished_at.is_(None),
+                tables.c.created_at > datetime.now(UTC) - LIVE_FOR,
+            )
+            .order_by(tables.c.created_at.desc())
+            .limit(limit)
+        )
+        try:
+            with self.engine.connect() as connection:
+                rows = connection.execute(query).all()
+        except DBAPIError as error:
+            raise _outage("read", error) from None
+        return [(row.id, dict(row.settings), int(row.taken)) for row in rows]
 
     def live(self, creator: str | None = None) -> int:
         """Tables whose game has not ended, created within :data:`LIVE_FOR` (by ``creator``, if given)."""
@@ -229,6 +267,39 @@ class Store:
             raise StoreError(f"table {table_id} has moved past version {version} elsewhere") from None
         except DBAPIError as error:
             raise _outage("append", error) from None
+
+    def append_many(
+        self, writes: Sequence[tuple[str, int, Sequence[tuple[str, dict[str, Any]]]]]
+    ) -> list[StoreError | None]:
+        """Each (table id, version, events) of ``writes`` appended as :meth:`append` would, in one
+        transaction while none is refused: what each write met (``None``: stored).
+
+        When one is refused (another writer was first), every write is tried again in a
+        transaction of its own, so that only the refused ones fail.
+        """
+        if len(writes) > 1:
+            now = datetime.now(UTC)
+            rows = [
+                {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
+                for table_id, version, new in writes
+                for i, (kind, data) in enumerate(new, 1)
+            ]
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(insert(events), rows)
+                return [None] * len(writes)
+            except IntegrityError:
+                pass  # some were refused: find out which, one by one
+            except DBAPIError as error:
+                return [_outage("append", error)] * len(writes)
+        results: list[StoreError | None] = []
+        for table_id, version, new in writes:
+            try:
+                self.append(table_id, version, new)
+                results.append(None)
+            except StoreError as error:
+                results.append(error)
+        return results
 
     def since(self, table_id: str, version: int) -> list[tuple[str, dict[str, Any]]]:
         """The events of ``table_id`` after ``version``, in order (catching up on a table in memory)."""

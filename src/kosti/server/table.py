@@ -58,10 +58,10 @@ MAX_CHAINED_THROWS = 100
 """Throws the server makes on its own within one turn (compulsory throws) before it stops."""
 
 LOG_TAIL = 60
+"""Log entries sent with every whole state (the whole game is in the record)."""
 
 WORDED = "_worded"
 """Where a log entry keeps its lines, by language, once worded (never shown as such)."""
-"""Log entries sent with every state (the whole game is in the record)."""
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +201,10 @@ class Table:
         """The level of the bot that plays a seat whose player is away or has left."""
         self._bot_factory = bots
         self._bots: dict[int, Bot] = {}
+        self._spec = self.rules.spec
+        self._overrides = self.rules.overrides()
+        self._bodies: dict[str, dict[str, Any]] = {}
+        self._bodies_at = -1
         self._levels = tuple(levels)
         self._offered: list[str] | None = None
 
@@ -324,10 +328,55 @@ class Table:
     def view(self, lang: str = "en") -> dict[str, Any]:
         """Everything a client may see: public to every seat and spectator (no seed, no token).
 
-        Names of bots and the log are worded in ``lang`` (:mod:`kosti.server.words`).
+        Names of bots and the log are worded in ``lang`` (:mod:`kosti.server.words`). A new
+        dict each call (the caller may add to it); what it holds is shared and never changed.
         """
+        data = dict(self.body(lang))
+        data["log"] = self.log_after(max(0, self.version - LOG_TAIL), lang)
+        return data
+
+    def body(self, lang: str = "en") -> dict[str, Any]:
+        """The view without its log, computed once a version and language: the same dict until
+        the table changes, which callers must not change."""
+        if self._bodies_at != self.version:
+            self._bodies = {}
+            self._bodies_at = self.version
+        body = self._bodies.get(lang)
+        if body is None:
+            body = self._bodies[lang] = self._body(lang)
+        return body
+
+    def bodies(self) -> dict[str, dict[str, Any]]:
+        """The views (:meth:`body`) computed so far of the table as it is, by language."""
+        return dict(self._bodies) if self._bodies_at == self.version else {}
+
+    def adopt_body(self, version: int, lang: str, body: dict[str, Any]) -> None:
+        """Take ``body`` as :meth:`body` in ``lang`` at ``version`` (another process computed it from
+        the same log), unless the table is at another version or has its own."""
+        if version != self.version:
+            return
+        if self._bodies_at != version:
+            self._bodies = {}
+            self._bodies_at = version
+        self._bodies.setdefault(lang, body)
+
+    def log_after(self, version: int, lang: str = "en") -> list[dict[str, Any]]:
+        """The log entries of the versions after ``version``, worded in ``lang``."""
         from kosti.server.words import log_lines
 
+        shown = []
+        # entry i of the log is the event of version i + 1
+        for entry in self.log[max(0, version) :]:
+            # an entry's lines never change once written: word each once a language
+            worded = entry.setdefault(WORDED, {})
+            if lang not in worded:
+                worded[lang] = log_lines(self, entry, lang)
+            item = {k: v for k, v in entry.items() if k not in ("events", WORDED)}
+            item["lines"] = worded[lang]
+            shown.append(item)
+        return shown
+
+    def _body(self, lang: str) -> dict[str, Any]:
         seats = [
             {
                 "seat": i,
@@ -341,21 +390,12 @@ class Table:
             }
             for i, s in enumerate(self.seats)
         ]
-        log_tail = []
-        for entry in self.log[-LOG_TAIL:]:
-            # an entry's lines never change once written: word each once a language
-            worded = entry.setdefault(WORDED, {})
-            if lang not in worded:
-                worded[lang] = log_lines(self, entry, lang)
-            shown = {k: v for k, v in entry.items() if k not in ("events", WORDED)}
-            shown["lines"] = worded[lang]
-            log_tail.append(shown)
-        data: dict[str, Any] = {
+        return {
             "id": self.id,
-            "variant": self.rules.spec,
+            "variant": self._spec,
             "preset": self.rules.preset.id,
             "family": self.rules.family,
-            "options": self.rules.overrides(),
+            "options": self._overrides,
             "mode": self.settings.mode,
             "hints": self.settings.hints,
             "private": self.settings.private,
@@ -368,9 +408,7 @@ class Table:
             "rolloff": self.rolloff,
             "fair": self.fair(),
             "game": self._game_view(lang),
-            "log": log_tail,
         }
-        return data
 
     def _game_view(self, lang: str) -> dict[str, Any] | None:
         if self.recorder is None:

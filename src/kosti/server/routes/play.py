@@ -2,6 +2,10 @@
 
 On connecting (``/ws/{id}?lang=ru`` for the log and bot names in Russian) the client
 gets ``{"type": "state", "version", "table"}`` and gets one again after every change.
+A client that connects with ``?changes=1`` gets, after the first state, ``{"type":
+"change", "version", "since", "table", "log"}`` instead: the parts of the view that
+differ from the version ``since`` it was shown last, and the log entries after it
+(:func:`kosti.server.hub.change_message`); the whole state again after a stale move.
 It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hint",
 "version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``), ``{"type":
 "hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
@@ -30,7 +34,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
-from kosti.server.hub import Hub, Room, error_message, socket_language, state_message
+from kosti.server.hub import Hub, Room, error_message, socket_language
 from kosti.server.messages import (
     ActionMessage,
     EditMessage,
@@ -105,7 +109,7 @@ class Connection:
         sockets[self.websocket] = seat
         mine = [ws for ws, s in sockets.items() if s == seat]
         for old in mine[: max(0, len(mine) - self.settings.seat_sockets)]:
-            sockets.pop(old, None)
+            self.room.drop(old)
             asyncio.get_running_loop().create_task(_close(old, 4009))
 
     async def refuse(self, code: str, why: str) -> None:
@@ -116,8 +120,7 @@ class Connection:
 
     async def send_state(self) -> None:
         """The table as this socket's reader sees it (``?lang=``), with the clock's time left."""
-        lang = socket_language(self.websocket)
-        await self.send(state_message(self.room.table, lang, self.room.seconds_left()))
+        await self.hub.show_state(self.room, self.websocket)
 
     async def handle(self, text: str) -> None:
         try:
@@ -193,7 +196,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     except WebSocketDisconnect:
         pass
     finally:
-        room.sockets.pop(websocket, None)
+        room.drop(websocket)
         hub.release(room)
 
 

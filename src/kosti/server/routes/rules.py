@@ -66,4 +66,5 @@ async def server_info(settings: SettingsDep) -> dict[str, Any]:
         "bot_levels": {family: bot_levels(settings, family) for family in ("sheet", "thousand", "showdown")},
         "message_limit": settings.message_limit,
         "name_length": NAME_LENGTH,
+        "idle_timeout": settings.idle_timeout,
     }

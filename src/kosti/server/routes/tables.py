@@ -17,7 +17,7 @@ router = APIRouter(prefix="/api/tables")
 @router.get("")
 async def open_tables(hub: HubDep, lang: Annotated[str, Query(pattern="^(ru|en)$")] = "en") -> dict[str, Any]:
     """The public tables waiting for players: the lobby."""
-    return {"tables": hub.open_tables(lang)}
+    return {"tables": await hub.open_tables(lang)}
 
 
 @router.post("", status_code=201, dependencies=[Limited])

@@ -308,14 +308,25 @@ async function join(tableId, name, token = null) {
 
 // -- the table ----------------------------------------------------------------
 
+const LOG_TAIL = 60; // the log entries a whole state carries (the server's LOG_TAIL)
+// a quiet socket pings well within the time after which the server closes a silent spectator
+const pingEvery = () => Math.min(60000, (1000 * ((app.server && app.server.idle_timeout) || 300)) / 3);
+
 function connect() {
   if (app.gone) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${language()}`);
+  // changes=1: after the first whole state the server sends only what changed
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${language()}&changes=1`);
   app.socket = socket;
   $("status").textContent = t("connecting");
+  const pinger = setInterval(() => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" }));
+  }, pingEvery());
   socket.addEventListener("open", () => {
     app.retry = 0;
+    // say whose socket this is: a seated player gets in even when the table is crowded
+    const token = Object.values(mySeats())[0];
+    if (token) socket.send(JSON.stringify({ type: "hello", token }));
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -325,13 +336,15 @@ function connect() {
       return;
     }
     if (message.type === "state") {
-      app.view = message.table;
-      app.version = message.version;
-      app.deadline = message.table.seconds_left === null || message.table.seconds_left === undefined ? null : Date.now() + 1000 * message.table.seconds_left;
-      document.body.dataset.version = String(message.version);
-      document.body.dataset.status = message.table.status;
-      showError("");
-      renderTable();
+      showState(message.version, message.table);
+    } else if (message.type === "change") {
+      if (!app.view || message.since !== app.version) {
+        socket.close(); // a version was missed: connecting again brings the whole state
+        return;
+      }
+      const view = { ...app.view, ...message.table };
+      view.log = [...(app.view.log || []), ...message.log].slice(-LOG_TAIL);
+      showState(message.version, view);
     } else if (message.type === "error") {
       if (message.code === "not_found") {
         app.gone = true;
@@ -344,11 +357,22 @@ function connect() {
     }
   });
   socket.addEventListener("close", () => {
+    clearInterval(pinger);
     if (app.socket !== socket || app.gone) return;
     $("status").textContent = t("disconnected");
     app.retry = Math.min(app.retry + 1, 5);
     setTimeout(connect, 500 * 2 ** app.retry);
   });
+}
+
+function showState(version, view) {
+  app.view = view;
+  app.version = version;
+  app.deadline = view.seconds_left === null || view.seconds_left === undefined ? null : Date.now() + 1000 * view.seconds_left;
+  document.body.dataset.version = String(version);
+  document.body.dataset.status = view.status;
+  showError("");
+  renderTable();
 }
 
 function send(message) {
