@@ -75,3 +75,40 @@ def test_dice_source_is_secure_unless_seeded_or_scripted() -> None:
     assert KostiApp(PlayConfig(manual=True)).dice is None
     scripted = ScriptedDice([])
     assert KostiApp(PlayConfig(seed=3), dice=scripted).dice is scripted
+
+
+@pytest.mark.asyncio
+async def test_a_long_question_wraps_inside_its_box_at_80_by_24() -> None:
+    from kosti.tui.dialogs import Confirm
+
+    app = KostiApp(PlayConfig(lang="ru", bot_delay=0, save=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        t = app.t
+        question = t("confirm.zero", cell=t.cell("four_of_a_kind"))
+        assert len(question) > 56  # longer than the box is wide
+        app.push_screen(Confirm(question, t))
+        await pilot.pause()
+        label = app.screen.query_one("#question")
+        box = app.screen.query_one("Vertical")
+        # the question takes two lines inside the box, none of it past the box's edge
+        assert label.size.height >= 2
+        assert box.region.contains_region(label.region)
+
+
+@pytest.mark.asyncio
+async def test_the_throw_picker_wraps_its_help_inside_its_box_at_80_by_24() -> None:
+    from textual.widgets import Label
+
+    from kosti.tui.dialogs import ThrowPicker
+
+    app = KostiApp(PlayConfig(lang="ru", bot_delay=0, save=False))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.push_screen(ThrowPicker([(0, "Анна", (6, 6, 6, 1, 2))], app.t, lambda f: " ".join(map(str, f))))
+        await pilot.pause()
+        box = app.screen.query_one("Vertical")
+        labels = list(app.screen.query(Label))
+        assert len(app.t("edit.help")) > 56 and any(label.size.height >= 2 for label in labels)
+        for label in labels:
+            assert box.region.contains_region(label.region)

@@ -47,6 +47,7 @@ class DiceEntry(ModalScreen[Faces | None]):
     DiceEntry { align: center middle; }
     DiceEntry > Vertical { width: 60; height: auto; border: thick $accent; padding: 1 2; background: $panel; }
     DiceEntry #entry-error { color: $error; height: auto; }
+    DiceEntry Label { width: 100%; }
     """
 
     def __init__(self, n: int, name: str, t: Catalog, style: str = "pips") -> None:
@@ -90,6 +91,7 @@ class Confirm(ModalScreen[bool]):
     Confirm > Vertical {
         width: 64; max-width: 100%; height: auto; border: thick $warning; padding: 1 2; background: $panel;
     }
+    Confirm Label { width: 100%; }  /* a long question wraps instead of running off the box */
     """
 
     def __init__(self, question: str, t: Catalog) -> None:
@@ -117,6 +119,7 @@ class ThrowPicker(ModalScreen[int | None]):
 
     DEFAULT_CSS = """
     ThrowPicker { align: center middle; }
+    ThrowPicker Label { width: 100%; }
     ThrowPicker > Vertical {
         width: 60; max-width: 100%; height: 80%; border: thick $accent; padding: 0 1; background: $panel;
     }
@@ -171,6 +174,7 @@ class SavedGamesPicker(ModalScreen[Path | None]):
 
     DEFAULT_CSS = """
     SavedGamesPicker { align: center middle; }
+    SavedGamesPicker Label { width: 100%; }
     SavedGamesPicker > Vertical {
         width: 90; max-width: 100%; height: 80%; border: thick $accent; padding: 0 1; background: $panel;
     }

@@ -225,3 +225,194 @@ def decision_values(
     wb = 1.0 - V[j, T.bust_next[i]]
     throw = throw_value(T, D, row, k, wb) if k > 0 else D[row, 0]
     return start, throw, R[row]
+
+
+# -- modified policy iteration ----------------------------------------------------------
+#
+# A full sweep (:func:`improve`) solves every turn as above and also records the turn's
+# outcome under the policy it found: the chance of a bust, a dot, a record on the barrel's
+# cap, and of a record at each total ``t``. An evaluation sweep (:func:`evaluate`) then
+# values the same policy again for the cost of one multiply-add per outcome instead of a
+# turn's solve. Per position the recorded chances ``P`` are single precision, and the
+# constant ``C`` makes the evaluation reproduce the full sweep's value exactly at the
+# values it read: an evaluation is an iterative refinement of the full sweep, so the
+# rounding of ``P`` slows the convergence a little and never moves the fixed point, which
+# only full sweeps decide.
+
+BUST, DOT, SAT, WIN, AT_TOP, PAST_TOP = 0, 1, 2, 3, 4, 5
+"""The outcomes a turn's solve gathers: a bust, a dot, a record on the barrel's cap (these three
+are the columns of ``Q``), a win; and records made by a confirmation at ``top`` or past it."""
+
+
+def outcome_size(model: Model) -> int:
+    """Entries of the flat array ``P`` of recorded chances: one per position and total."""
+    return int(model.base[model.n]) * model.n
+
+
+@inline
+def _tail(T: Tables, i: int, t: int, k: int, m: float, ws: float, wb: float, acc: F64) -> None:
+    """Adds ``m``, the chance of reaching total ``t ≥ top`` with ``k`` dice to throw (−1: a
+    record at ``t``), to the outcomes the closed forms of :func:`saturated` give it in ``acc``."""
+    if m == 0.0:
+        return
+    beyond = T.beyond[i]
+    if beyond != BEYOND_SAT:
+        if beyond == BEYOND_EXACT and t > T.top[i]:
+            acc[DOT] += m
+        else:
+            acc[WIN] += m
+        return
+    if k < 0:
+        acc[SAT] += m
+        return
+    a = T.bust[5]
+    if T.confirm:
+        if k == 0:
+            acc[BUST] += m * a
+            acc[SAT] += m * (1.0 - a)
+        elif wb > ws:
+            q = T.sat_confirm[k]
+            acc[BUST] += m * q
+            acc[SAT] += m * (1.0 - q)
+        else:
+            acc[SAT] += m
+        return
+    if ws >= wb:
+        if k == 0:
+            c = T.sat_forced
+            acc[BUST] += m * a / (1.0 - c)
+            acc[SAT] += m * (1.0 - a - c) / (1.0 - c)
+        else:
+            acc[SAT] += m
+    else:
+        acc[BUST] += m
+
+
+@inline
+def _throw_mass(T: Tables, D: F64, M: F64, t: int, k: int, m: float, acc: F64) -> None:
+    """Spreads ``m``, the chance of throwing ``k`` dice with ``t`` set aside, over the totals and
+    dice the throw leaves, each throw set aside the best way (as :func:`throw_value` chose)."""
+    acc[BUST] += m * T.bust[k]
+    for o in range(T.ptr[k], T.ptr[k + 1]):
+        best = -1.0
+        way = T.opt_ptr[o]
+        for w in range(T.opt_ptr[o], T.opt_ptr[o + 1]):
+            x = D[t + T.gain[w], k - T.used[w]]
+            if x > best:
+                best = x
+                way = w
+        M[t + T.gain[way], k - T.used[way]] += m * T.prob[o]
+
+
+@inline
+def turn_outcomes(T: Tables, V: F64, i: int, j: int, D: F64, R: F64, M: F64, S: F64, acc: F64) -> None:
+    """After :func:`solve_turn` filled ``D`` and ``R``: the chances of the turn's ends under the
+    policy they define (stop wherever stopping is worth at least throwing on). ``S[t]``: a
+    record at ``t < top``; ``acc``: the chances of :data:`BUST` … :data:`PAST_TOP`."""
+    top = T.top[i]
+    wb = 1.0 - V[j, T.bust_next[i]]
+    ws = 0.0
+    if T.beyond[i] == BEYOND_SAT:
+        ws = 1.0 - V[opponent_after(T, i, j, T.sat_new1[i], T.sat_climbs[i]), T.sat_next[i]]
+    M[:, :] = 0.0
+    S[:top] = 0.0
+    acc[:] = 0.0
+    _throw_mass(T, D, M, 0, 5, 1.0, acc)
+    for t in range(1, top):
+        for k in range(6):
+            m = M[t, k]
+            if m == 0.0:
+                continue
+            if k == 0 and T.confirm:
+                acc[BUST] += m * T.bust[5]
+                for o in range(T.all_ptr[5], T.all_ptr[6]):
+                    t2 = t + T.all_gain[o]
+                    mo = m * T.all_prob[o]
+                    if R[t2] >= 0.0:
+                        if t2 < top:
+                            S[t2] += mo
+                        else:
+                            acc[AT_TOP if t2 == top else PAST_TOP] += mo
+                    else:
+                        M[t2, 5 - T.all_used[o]] += mo
+            elif k > 0 and R[t] >= 0.0 and D[t, k] <= R[t]:
+                S[t] += m
+            else:
+                _throw_mass(T, D, M, t, 5 if k == 0 else k, m, acc)
+    # past ``top`` only two totals differ (``top`` itself and any higher one): gather the rest
+    # there, then give each its outcomes once
+    for t in range(top + 2, M.shape[0]):
+        for k in range(6):
+            M[top + 1, k] += M[t, k]
+    for k in range(6):
+        _tail(T, i, top, k, M[top, k], ws, wb, acc)
+        _tail(T, i, top + 1, k, M[top + 1, k], ws, wb, acc)
+    _tail(T, i, top, -1, acc[AT_TOP], ws, wb, acc)
+    _tail(T, i, top + 1, -1, acc[PAST_TOP], ws, wb, acc)
+
+
+@inline
+def _stale(T: Tables, V: F64, i: int, j: int, P: Any, off: int, Q: F64) -> float:
+    """``Σ chance × V[successor]`` over the recorded outcomes of mover ``i`` against ``j``."""
+    b = T.base[i]
+    x = Q[i, j, BUST] * V[j, T.bust_next[i]]
+    if Q[i, j, DOT] != 0.0:
+        x += Q[i, j, DOT] * V[j, T.dot_next[i]]
+    if Q[i, j, SAT] != 0.0:
+        x += Q[i, j, SAT] * V[opponent_after(T, i, j, T.sat_new1[i], T.sat_climbs[i]), T.sat_next[i]]
+    for t in range(T.top[i]):
+        p = P[off + t]
+        if p != 0.0:
+            x += p * V[opponent_after(T, i, j, T.new1[b + t], T.climbs[b + t]), T.rec_next[b + t]]
+    return float(x)
+
+
+@jit
+def improve(T: Tables, V: F64, rows: int, P: Any, Q: F64, C: F64) -> float:
+    """One Gauss–Seidel sweep like :func:`sweep` that also records, per position, the outcome of
+    the turn under the policy found: ``P`` (single precision) for the records below ``top``,
+    ``Q`` for a bust, a dot and a capped record, and ``C`` so that
+    ``C − Σ chance × V[successor]`` is the new value.
+    Returns the largest change of a value."""
+    n = V.shape[0]
+    worst = 0.0
+    D = np.empty((rows, 6))
+    R = np.empty(rows)
+    M = np.empty((rows, 6))
+    S = np.empty(rows)
+    acc = np.empty(6)
+    for s in range(2 * n - 2, -1, -1):
+        for i in range(max(0, s - n + 1), min(n - 1, s) + 1):
+            j = s - i
+            v = solve_turn(T, V, i, j, D, R)
+            turn_outcomes(T, V, i, j, D, R, M, S, acc)
+            top = T.top[i]
+            off = T.base[i] * n + j * top
+            for t in range(top):
+                P[off + t] = S[t]
+            Q[i, j, BUST] = acc[BUST]
+            Q[i, j, DOT] = acc[DOT]
+            Q[i, j, SAT] = acc[SAT]
+            C[i, j] = v + _stale(T, V, i, j, P, off, Q)
+            d = abs(v - V[i, j])
+            if d > worst:
+                worst = d
+            V[i, j] = v
+    return worst
+
+
+@jit
+def evaluate(T: Tables, V: F64, P: Any, Q: F64, C: F64) -> float:
+    """One Gauss–Seidel sweep of the policy recorded by :func:`improve`, in the same order.
+    Returns the largest change of a value."""
+    n = V.shape[0]
+    worst = 0.0
+    for s in range(2 * n - 2, -1, -1):
+        for i in range(max(0, s - n + 1), min(n - 1, s) + 1):
+            j = s - i
+            v = C[i, j] - _stale(T, V, i, j, P, T.base[i] * n + j * T.top[i], Q)
+            d = abs(v - V[i, j])
+            if d > worst:
+                worst = d
+            V[i, j] = v
+    return worst

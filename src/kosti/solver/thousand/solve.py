@@ -38,11 +38,16 @@ from kosti.solver.thousand.model import (
     throw_tables,
 )
 
-SOLVER_VERSION = "1"
+SOLVER_VERSION = "2"
 """Bumped whenever a change could alter a solved table: old cache files are then ignored."""
 
 TOLERANCE = 1e-12
-"""Sweeps stop once no value changes by more than this."""
+"""Sweeps stop once no value changes by more than this in a full sweep."""
+
+EVALUATION_GAIN = 1e-4
+"""Evaluation sweeps of a policy go on until their change is this fraction of the full sweep's."""
+MAX_EVALUATIONS = 100
+"""At most this many evaluation sweeps follow one full sweep."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)``: the model's statuses while it is built, then the
@@ -61,8 +66,10 @@ class Solution:
     seconds: float
     """How long solving took (when read from the cache: how long it took then)."""
     residual: float
-    """The largest change in the last sweep."""
+    """The largest change in the last (full) sweep."""
     cached: bool = False
+    evaluations: int = 0
+    """Evaluation sweeps of a recorded policy between the full sweeps."""
 
     @property
     def win_probability(self) -> float:
@@ -138,10 +145,11 @@ def solve(
         values, sweeps = _load_partial(partial, model)
     if values is None:
         values = np.full((model.n, model.n), 0.5)
-    residual = iterate(
+    residual, sweeps, evaluations = iterate(
         model, values, tol, progress, partial if use_cache else None, sweeps, checkpoint_seconds
     )
-    solution = Solution(spec, model, values, residual[1], time.perf_counter() - start, residual[0])
+    seconds = time.perf_counter() - start
+    solution = Solution(spec, model, values, sweeps, seconds, residual, evaluations=evaluations)
     if use_cache:
         _save(path, solution)
         partial.unlink(missing_ok=True)
@@ -157,17 +165,25 @@ def iterate(
     partial: Path | None,
     sweeps: int,
     checkpoint_seconds: float,
-) -> tuple[float, int]:
-    """Sweep ``values`` in place until the largest change is below ``tol``; returns the last
-    change and the number of sweeps (counting those of a resumed checkpoint)."""
+) -> tuple[float, int, int]:
+    """Modified policy iteration on ``values`` in place: a full sweep (which also records the
+    turn's outcomes under the policy it found), then evaluation sweeps of that policy until
+    their change is far below the full sweep's, again until a full sweep changes no value by
+    more than ``tol``. Returns that last change, the full sweeps (counting those of a resumed
+    checkpoint) and the evaluation sweeps."""
     tables = kernel.tables(model)
     rows = kernel.rows(model)
+    n = model.n
+    chances = np.zeros(kernel.outcome_size(model), np.float32)
+    ends = np.zeros((n, n, 3))
+    constant = np.zeros((n, n))
     first: float | None = None
     saved = time.monotonic()
     residual = 1.0
+    evaluations = 0
     try:
         while True:
-            residual = kernel.sweep(tables, values, rows)
+            residual = kernel.improve(tables, values, rows, chances, ends, constant)
             sweeps += 1
             if first is None:
                 first = max(residual, tol * 10)
@@ -175,7 +191,12 @@ def iterate(
                 done = log(first / max(residual, tol)) / log(first / tol)
                 progress(min(100, max(0, int(100 * done))), 100)
             if residual <= tol:
-                return residual, sweeps
+                return residual, sweeps, evaluations
+            goal = max(residual * EVALUATION_GAIN, tol / 10)
+            for _ in range(MAX_EVALUATIONS):
+                evaluations += 1
+                if kernel.evaluate(tables, values, chances, ends, constant) <= goal:
+                    break
             if partial is not None and time.monotonic() - saved > checkpoint_seconds:
                 _save_partial(partial, values, sweeps)
                 saved = time.monotonic()
@@ -220,6 +241,7 @@ def _save(path: Path, solution: Solution) -> None:
         "sweeps": solution.sweeps,
         "seconds": solution.seconds,
         "residual": solution.residual,
+        "evaluations": solution.evaluations,
         "unit": model.unit,
         "start": model.start,
     }
@@ -285,6 +307,7 @@ def _load(path: Path, rules: Variant, floor: int) -> Solution | None:
         float(meta["seconds"]),
         float(meta["residual"]),
         cached=True,
+        evaluations=int(meta.get("evaluations", 0)),
     )
 
 
