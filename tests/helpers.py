@@ -56,3 +56,21 @@ def contains(actual: Any, expected: Any, where: str = "") -> None:
             contains(a, e, f"{where}[{i}]")
     else:
         assert actual == expected, f"{where}: {actual!r} != {expected!r}"
+
+
+TINY_THOUSAND = (
+    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
+    "bolt_penalty=10,overtake_penalty=5)"
+)
+"""A «Тысяча» small enough for the exact two-player solver to solve in about a second."""
+
+
+def thousand_position(spec: str, scores: tuple[int, int], turn_total: int, dice_left: int) -> dict[str, Any]:
+    """A ``kosti hint --position`` document: Anna to move against Boris, both opened."""
+    names = ("Anna", "Boris")
+    return {
+        "variant": spec,
+        "players": [{"name": n, "score": s, "opened": True} for n, s in zip(names, scores, strict=True)],
+        "turn_total": turn_total,
+        "dice_left": dice_left,
+    }

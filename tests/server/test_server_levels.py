@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import TINY_THOUSAND
 from server_helpers import fast_settings
 
 from kosti.bots.thousand import ThousandBot
@@ -14,10 +15,7 @@ from kosti.server.refusal import Refusal
 from kosti.server.table import Table, TableSettings
 from kosti.solver.thousand.advisor import OptimalThousandBot
 
-TINY = (
-    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
-    "bolt_penalty=10,overtake_penalty=5)"
-)
+TINY = TINY_THOUSAND
 FULL = "thousand-classic"
 SMALL = (
     "thousand-classic(target=100,barrel=none,pits=[],dump_at=null,opening=10,bolt_limit=0,overtake_penalty=5,"

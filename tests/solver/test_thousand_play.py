@@ -7,6 +7,8 @@ from math import sqrt
 from pathlib import Path
 from typing import Any
 
+from helpers import TINY_THOUSAND, thousand_position
+
 from kosti.actions import Roll, Stop, Throw
 from kosti.bots.base import play_out
 from kosti.bots.levels import levels_for, make_bot
@@ -18,10 +20,7 @@ from kosti.rules.presets import variant
 from kosti.solver.thousand.advisor import OptimalThousandBot, ThousandAdvisor
 from kosti.solver.thousand.solve import solve
 
-TINY = (
-    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
-    "bolt_penalty=10,overtake_penalty=5)"
-)
+TINY = TINY_THOUSAND
 
 
 def test_optimal_against_itself_wins_as_often_as_the_solver_says() -> None:
@@ -97,15 +96,7 @@ def test_solve_cli_refuses_what_it_cannot_do(kosti: Any) -> None:
 
 
 def test_hint_for_a_thousand_position(kosti: Any) -> None:
-    position = {
-        "variant": TINY,
-        "players": [
-            {"name": "Anna", "score": 5, "opened": True},
-            {"name": "Boris", "score": 10, "opened": True},
-        ],
-        "turn_total": 10,
-        "dice_left": 3,
-    }
+    position = thousand_position(TINY, (5, 10), 10, 3)
     run = kosti("hint", "--position", json.dumps(position), "--json")
     assert run.code == 0, run.err
     data = run.json()

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import TINY_THOUSAND, thousand_position
 
 from kosti.bots.levels import levels_for, make_bot, optimal_available, unavailable
 from kosti.errors import OptionError
@@ -15,10 +16,7 @@ from kosti.rules.presets import variant
 from kosti.solver.thousand import ready
 from kosti.solver.thousand.solve import is_solved, solve
 
-TINY = (
-    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
-    "bolt_penalty=10,overtake_penalty=5)"
-)
+TINY = TINY_THOUSAND
 FULL = "thousand-classic"
 
 
@@ -118,15 +116,7 @@ def test_kosti_hint_words_the_chances_in_the_users_language(
     import json
 
     monkeypatch.setenv("LC_ALL", locale)
-    position = {
-        "variant": TINY,
-        "players": [
-            {"name": "Anna", "score": 5, "opened": True},
-            {"name": "Boris", "score": 10, "opened": True},
-        ],
-        "turn_total": 10,
-        "dice_left": 3,
-    }
+    position = thousand_position(TINY, (5, 10), 10, 3)
     run = kosti("hint", "--position", json.dumps(position))
     assert run.code == 0, run.err
     for word in words:
@@ -136,15 +126,7 @@ def test_kosti_hint_words_the_chances_in_the_users_language(
 def test_kosti_hint_keeps_to_the_heuristic_for_an_unsolved_full_game(kosti: Any) -> None:
     import json
 
-    position = {
-        "variant": FULL,
-        "players": [
-            {"name": "Anna", "score": 300, "opened": True},
-            {"name": "Boris", "score": 100, "opened": True},
-        ],
-        "turn_total": 60,
-        "dice_left": 3,
-    }
+    position = thousand_position(FULL, (300, 100), 60, 3)
     run = kosti("hint", "--position", json.dumps(position), "--json")
     assert run.code == 0, run.err
     assert "win_probability" not in run.json() and run.json()["decisions"]

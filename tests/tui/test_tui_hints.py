@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from helpers import TINY_THOUSAND
 
 from kosti.actions import SetAside, Stop, Throw
 from kosti.bots.base import Advice
@@ -103,10 +104,7 @@ def test_the_rules_screen_is_this_tables() -> None:
     assert "| Scratching | yes |" in fences
 
 
-TINY = (
-    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,opening=10,"
-    "bolt_penalty=10,overtake_penalty=5)"
-)
+TINY = TINY_THOUSAND
 
 
 def test_exact_advice_shows_every_choice_with_its_chance_of_winning() -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from kosti.actions import Action, Roll
+from kosti.errors import IllegalActionError
 from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.roller import DiceSource
@@ -86,3 +87,24 @@ class Advisor(Protocol):
     def advise(self, state: GameState) -> list[Advice]:
         """Every legal decision in ``state`` with its value, best first."""
         ...
+
+
+class AdvisedBot:
+    """A bot that plays the best decision its :attr:`advisor` ranks (ties: the engine's order),
+    and hands on the whole ranking to hints."""
+
+    name = "advised"
+
+    def __init__(self, advisor: Advisor) -> None:
+        self.advisor = advisor
+
+    def choose(self, state: GameState) -> Action:
+        """The best decision; :class:`IllegalActionError` when there is none to make."""
+        advice = self.advisor.advise(state)
+        if not advice:
+            raise IllegalActionError("there is no decision to make now")
+        return advice[0].action
+
+    def advise(self, state: GameState) -> list[Advice]:
+        """Every legal decision ranked, best first, with its value and loss."""
+        return self.advisor.advise(state)

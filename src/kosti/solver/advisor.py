@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kosti.actions import Action, CellAction, Hold
-from kosti.bots.base import Advice
+from kosti.bots.base import Advice, AdvisedBot
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
@@ -233,24 +233,14 @@ def _undo_hold(state: SheetState) -> SheetState:
     return replace(state, held=(), pending=0)
 
 
-class OptimalBot:
+class OptimalBot(AdvisedBot):
     """Plays each seat's sheet to the highest expected final score (exact, solitaire)."""
 
     name = "optimal"
+    advisor: SheetAdvisor
 
     def __init__(self, cap: int | None = None, progress: Any = None) -> None:
-        self.advisor = SheetAdvisor(cap, progress)
-
-    def choose(self, state: GameState) -> Action:
-        """The best decision (ties go to the first in the engine's order)."""
-        advice = self.advisor.advise(state)
-        if not advice:
-            raise IllegalActionError("there is no decision to make now")
-        return advice[0].action
-
-    def advise(self, state: GameState) -> list[Advice]:
-        """Every legal decision ranked, best first, with its expected final score and loss."""
-        return self.advisor.advise(state)
+        super().__init__(SheetAdvisor(cap, progress))
 
 
 def judge(record: Record, advisor: SheetAdvisor | None = None) -> list[Judged]:

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from kosti.actions import Action, SetAside, Stop, Throw
-from kosti.bots.base import Advice
+from kosti.actions import SetAside, Stop, Throw
+from kosti.bots.base import Advice, AdvisedBot
 from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.thousand.game import THOUSAND, ThousandState
@@ -152,23 +152,15 @@ class ThousandAdvisor:
         return ranked
 
 
-class OptimalThousandBot:
+class OptimalThousandBot(AdvisedBot):
     """Plays «Тысяча» to the highest chance of winning (exact for two players; against the
     strongest opponent with more, see the module docstring)."""
 
     name = "optimal"
+    advisor: ThousandAdvisor
 
     def __init__(self, progress: Progress | None = None) -> None:
-        self.advisor = ThousandAdvisor(progress)
-
-    def choose(self, state: GameState) -> Action:
-        advice = self.advisor.advise(state)
-        if not advice:
-            raise IllegalActionError("there is no decision to make now")
-        return advice[0].action
-
-    def advise(self, state: GameState) -> list[Advice]:
-        return self.advisor.advise(state)
+        super().__init__(ThousandAdvisor(progress))
 
 
 def judge(record: Record, advisor: ThousandAdvisor | None = None) -> list[Judged]:

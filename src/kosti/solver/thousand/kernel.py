@@ -74,14 +74,14 @@ class Tables(NamedTuple):
 
 
 def tables(model: Model) -> Tables:
-    """The kernel's view of ``model``."""
-    t = model.throws
-    return Tables(
-        model.score, model.on_barrel, model.top, model.beyond, model.base, model.can_stop, model.rec_next,
-        model.new1, model.climbs, model.bust_next, model.dot_next, model.sat_next, model.sat_new1,
-        model.sat_climbs, model.opp_next, t.bust, t.ptr, t.prob, t.opt_ptr, t.gain, t.used, t.all_ptr,
-        t.all_prob, t.all_gain, t.all_used, t.sat_confirm, t.sat_forced, model.options.hot_dice == "confirm",
-    )  # fmt: skip
+    """The kernel's view of ``model``: each field read by name from the model or its throw tables."""
+    sources = (model, model.throws)
+    fields = {
+        name: next(getattr(src, name) for src in sources if hasattr(src, name))
+        for name in Tables._fields
+        if name != "confirm"
+    }
+    return Tables(**fields, confirm=model.options.hot_dice == "confirm")
 
 
 def rows(model: Model) -> int:
