@@ -141,3 +141,61 @@ def test_policy_iteration_agrees_with_plain_value_iteration(spec: str) -> None:
     # the evaluation sweeps did the work: fewer full solves than plain value iteration
     assert solved.evaluations > 0
     assert solved.sweeps < plain
+
+
+BLOCKED = [
+    # with a barrel on points, the open barrel (dots) and the capped one with a confirmation
+    # throw and set-aside by choice: every branch of the block kernels
+    PLAIN[0],
+    PLAIN[1],
+    "thousand-v2(target=70,barrel_at=55,opening=10)",
+]
+
+
+@pytest.mark.parametrize("spec", BLOCKED)
+def test_a_row_solved_in_blocks_is_each_positions_turn(spec: str) -> None:
+    """:func:`rows.solve_row` (a mover against blocks of opponents, shared between workers) gives
+    every position the value the one-position kernel gives it, and records outcomes whose
+    chances add up to 1 (``C`` is 1 but for single-precision rounding)."""
+    from kosti.solver.thousand import kernel, rows
+
+    model = build_model(variant(spec), -10)
+    n = model.n
+    tables = kernel.tables(model)
+    generator = np.random.default_rng(7)
+    values = generator.uniform(0.05, 0.95, (n, n))
+    # more opponents than one block, so that a row has blocks on both workers
+    assert n > rows.BLOCK
+    work = rows.scratch(kernel.rows(model), 2)
+    chances = np.zeros(rows.outcome_size(model), np.float32)
+    ends = np.zeros((n, n, 3))
+    constant = np.zeros((n, n))
+    D = np.empty((kernel.rows(model), 6))
+    R = np.empty(kernel.rows(model))
+    out = np.empty(n)
+    transposed = np.ascontiguousarray(values.T)
+    for i in range(n):
+        rows.solve_row(tables, transposed, i, chances, ends, constant, work, out)
+        expected = [kernel.solve_turn(tables, values, i, j, D, R) for j in range(n)]
+        assert np.abs(out - expected).max() < 1e-12
+    assert np.abs(constant - 1.0).max() < 1e-6
+    assert ends[:, :, 0].max() > 0.1  # busts were recorded: the check above had outcomes to add
+
+
+def test_the_solve_does_not_depend_on_the_number_of_workers() -> None:
+    from kosti.solver.thousand import kernel, rows
+
+    model = build_model(variant(PLAIN[0]), -10)
+    n = model.n
+    tables = kernel.tables(model)
+    results = []
+    for workers in (1, 2, 3):
+        values = np.full((n, n), 0.5)
+        chances = np.zeros(rows.outcome_size(model), np.float32)
+        ends = np.zeros((n, n, 3))
+        constant = np.zeros((n, n))
+        rows.improve(tables, values, chances, ends, constant, rows.scratch(kernel.rows(model), workers))
+        results.append((values, chances))
+    for values, chances in results[1:]:
+        assert np.array_equal(values, results[0][0])
+        assert np.array_equal(chances, results[0][1])

@@ -27,7 +27,7 @@ import numpy as np
 from kosti.games.thousand.game import Player
 from kosti.rules.presets import Variant
 from kosti.solver.tables import cache_dir
-from kosti.solver.thousand import kernel
+from kosti.solver.thousand import kernel, rows
 from kosti.solver.thousand.model import (
     F64,
     MAX_STATUSES,
@@ -46,7 +46,7 @@ TOLERANCE = 1e-12
 
 EVALUATION_GAIN = 1e-4
 """Evaluation sweeps of a policy go on until their change is this fraction of the full sweep's."""
-MAX_EVALUATIONS = 100
+MAX_EVALUATIONS = 20
 """At most this many evaluation sweeps follow one full sweep."""
 
 Progress = Callable[[int, int], None]
@@ -171,19 +171,24 @@ def iterate(
     their change is far below the full sweep's, again until a full sweep changes no value by
     more than ``tol``. Returns that last change, the full sweeps (counting those of a resumed
     checkpoint) and the evaluation sweeps."""
+    import numba  # the kernels import it anyway; the workers share each row
+
     tables = kernel.tables(model)
-    rows = kernel.rows(model)
     n = model.n
-    chances = np.zeros(kernel.outcome_size(model), np.float32)
+    workers = numba.get_num_threads()
+    work = rows.scratch(kernel.rows(model), workers)
+    chances = np.zeros(rows.outcome_size(model), np.float32)
     ends = np.zeros((n, n, 3))
     constant = np.zeros((n, n))
+    # the sweeps read the values transposed (see :mod:`.rows`)
+    transposed = np.ascontiguousarray(values.T)
     first: float | None = None
     saved = time.monotonic()
     residual = 1.0
     evaluations = 0
     try:
         while True:
-            residual = kernel.improve(tables, values, rows, chances, ends, constant)
+            residual = rows.improve(tables, transposed, chances, ends, constant, work)
             sweeps += 1
             if first is None:
                 first = max(residual, tol * 10)
@@ -195,15 +200,19 @@ def iterate(
             goal = max(residual * EVALUATION_GAIN, tol / 10)
             for _ in range(MAX_EVALUATIONS):
                 evaluations += 1
-                if kernel.evaluate(tables, values, chances, ends, constant) <= goal:
+                if rows.evaluate(tables, transposed, chances, ends, constant, workers) <= goal:
                     break
             if partial is not None and time.monotonic() - saved > checkpoint_seconds:
+                values[:] = transposed.T
                 _save_partial(partial, values, sweeps)
                 saved = time.monotonic()
     except KeyboardInterrupt:
         if partial is not None:
+            values[:] = transposed.T
             _save_partial(partial, values, sweeps)
         raise
+    finally:
+        values[:] = transposed.T
 
 
 # -- the cache -------------------------------------------------------------------------
