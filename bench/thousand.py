@@ -10,8 +10,15 @@
 3. ``--games N``: optimal against itself on the real engine (the first seat's win rate
    against the 99 % interval of ``p``), and ``--games`` games optimal against the
    heuristic bot (seats alternating; win rate with its 95 % interval).
+4. ``--rules N``: each rule's effect at ``--games-target``: the variant with one rule taken
+   out, solved exactly (the first player's edge ``2p − 1``), and ``N`` games of optimal
+   self-play on the engine for the game's length (turns) and how often a climb onto the
+   barrel ends off it without a win.
+5. ``--plot FILE``: the stop/throw boundary of the full ``thousand-classic`` (solved, or read
+   from the cache) as a PNG.
 
     uv run python bench/thousand.py [--targets 100,150,200,250] [--floor-check] [--games 10000]
+        [--rules 2000] [--games-target 200] [--plot docs/thousand-boundary.png]
 """
 
 from __future__ import annotations
@@ -19,10 +26,12 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from pathlib import Path
 
 from kosti.bots.base import play_out
 from kosti.bots.thousand import ThousandBot
 from kosti.errors import OptionError
+from kosti.games.base import GameState
 from kosti.games.thousand.game import THOUSAND
 from kosti.roller import SeededDice
 from kosti.rules.presets import Variant, variant
@@ -96,19 +105,76 @@ def games(rules: Variant, n: int) -> None:
     print(f"optimal v heuristic, {n} games: {rate:.4f} ± {half:.4f} (95 %)")
 
 
+RULES = {
+    "as played": {},
+    "no pits": {"pits": []},
+    "no overtaking": {"overtake_penalty": 0},
+    "no bolts": {"bolt_limit": 0},
+    "no barrel": {"barrel": "none"},
+    "open barrel": {"barrel": "open"},
+}
+"""Each rule taken out of ``thousand-classic`` (no dump at a reduced target: 555 is past its barrel)."""
+
+
+def self_play(rules: Variant, n: int, seed: int = 0) -> tuple[float, float, int, int]:
+    """``n`` games of optimal self-play on the engine: the first seat's win rate, the mean turns a
+    game, the climbs onto the barrel and how many of them ended off it without a win."""
+    bot = OptimalThousandBot()
+    climbs = lost = turns = wins = 0
+
+    def watch(before: GameState, action: object, after: GameState) -> None:
+        nonlocal climbs, lost
+        for was, now in zip(before.board, after.board, strict=True):  # type: ignore[attr-defined]
+            climbs += now.on_barrel and not was.on_barrel
+            lost += was.on_barrel and not now.on_barrel and after.winner is None  # type: ignore[attr-defined]
+
+    for g in range(n):
+        end = play_out(
+            THOUSAND.new_game(rules, ["a", "b"]), [bot, bot], SeededDice(seed + g), on_action=watch
+        )
+        wins += end.winner == 0  # type: ignore[attr-defined]
+        turns += end.turn  # type: ignore[attr-defined]
+    return wins / n, turns / n, climbs, lost
+
+
+def rule_effects(target: int, n: int) -> None:
+    for label, change in RULES.items():
+        base = scaled("thousand-classic", target)
+        rules = variant(base.spec, change) if change else base
+        p = solve(rules).win_probability
+        rate, turns, climbs, lost = self_play(rules, n)
+        barrel = f"barrel lost {lost}/{climbs} climbs ({lost / climbs:.1%})" if climbs else "no barrel"
+        print(
+            f"{label:14} target {target}: first player's edge {2 * p - 1:+.4f} (p = {p:.6f}); "
+            f"{n} games: {turns:.1f} turns a game, first seat won {rate:.3f}; {barrel}",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--targets", default="100,150,200,250")
     parser.add_argument("--floor-check", action="store_true")
     parser.add_argument("--games", type=int, default=0)
     parser.add_argument("--games-target", type=int, default=200)
+    parser.add_argument("--rules", type=int, default=0, help="self-play games a rule set, at --games-target")
+    parser.add_argument("--plot", default=None, help="write the full game's stop boundary to this PNG")
+    parser.add_argument("--skip-growth", action="store_true")
     args = parser.parse_args()
     targets = [int(t) for t in args.targets.split(",")]
-    growth(targets)
+    if not args.skip_growth:
+        growth(targets)
     if args.floor_check:
         floor_check(targets[0])
     if args.games:
         games(scaled(FAMILIES[0], args.games_target), args.games)
+    if args.rules:
+        rule_effects(args.games_target, args.rules)
+    if args.plot:
+        from kosti.solver.thousand.analysis import plot_stop_boundary
+
+        plot_stop_boundary(solve(variant("thousand-classic")), Path(args.plot))
+        print(f"stop boundary of thousand-classic written to {args.plot}")
 
 
 if __name__ == "__main__":

@@ -52,6 +52,7 @@ def outcome_size(model: Model) -> int:
     """Entries of the flat array ``P`` of recorded chances: one per position and total."""
     return int(model.base[model.n]) * model.n
 
+
 BLOCK = 32
 """Opponents solved together: the scratch tables of a block (about 1 MB) stay in a core's cache."""
 
