@@ -53,6 +53,10 @@ WORKER = "kosti:worker:"
 """A channel of each process's own, so that its listener is subscribed before it holds any table."""
 CONFIRM_WITHIN = 5.0
 """Seconds a subscription waits for Redis to confirm it (the log is read all the same)."""
+CLOSE_WITHIN = 2.0
+"""Seconds a closing process waits for the commits it has yet to publish."""
+PUBLISH_BATCH = 256
+"""Commits one round trip to Redis publishes at most."""
 REDIS_CONNECTIONS = 64
 """Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
@@ -155,6 +159,9 @@ class RedisBus:
         """Subscriptions are changed one at a time, so that Redis is told them in the order decided."""
         self._confirms: dict[str, collections.deque[asyncio.Future[None]]] = {}
         """Per channel, the subscriptions sent and not yet confirmed, in the order sent."""
+        self._outbox: asyncio.Queue[tuple[str, int, str]] = asyncio.Queue()
+        """Commits to publish: (table id, version before, message)."""
+        self._publisher: asyncio.Task[None] | None = None
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -279,16 +286,44 @@ class RedisBus:
     async def publish(
         self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
     ) -> None:
+        """Queued for the publisher (:meth:`_publish`), which sends what has gathered meanwhile in
+        one round trip, in the order committed: the table's lock is not held for Redis."""
         message = {"from": self.me, "version": version, "events": events, "changes": changes}
         payload = json.dumps(message, separators=(",", ":"))
-        for attempt in range(3):
-            try:
-                await self.redis.publish(CHANNEL + table_id, payload)
-                return
-            except Exception:  # committed already: the others catch up from the log on their next message
-                if attempt == 2:
-                    log.warning("could not publish version %d of %s", version + 1, table_id, exc_info=True)
-                await asyncio.sleep(0.1 * (attempt + 1))
+        if self._publisher is None or self._publisher.done():
+            self._publisher = asyncio.create_task(self._publish())
+        self._outbox.put_nowait((table_id, version, payload))
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            for attempt in range(3):
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for table_id, _, payload in batch:
+                            pipe.publish(CHANNEL + table_id, payload)
+                        await pipe.execute()
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # committed already: the others catch up from the log on their next message
+                    if attempt == 2:
+                        first, last = batch[0], batch[-1]
+                        log.warning(
+                            "could not publish %d commits (version %d of %s to version %d of %s)",
+                            len(batch),
+                            first[1] + 1,
+                            first[0],
+                            last[1] + 1,
+                            last[0],
+                            exc_info=True,
+                        )
+                    else:
+                        await asyncio.sleep(0.1 * (attempt + 1))
+            for _ in batch:
+                self._outbox.task_done()
 
     async def claim(self, table_id: str) -> bool:
         try:
@@ -319,6 +354,12 @@ class RedisBus:
         return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:
+        if self._publisher is not None:
+            with contextlib.suppress(TimeoutError):  # what is committed is told, if Redis answers
+                await asyncio.wait_for(self._outbox.join(), CLOSE_WITHIN)
+            self._publisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._publisher
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
