@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import time
@@ -19,6 +20,7 @@ from kosti.record import Record
 from kosti.rules.presets import PRESETS
 from kosti.server.app import STATIC, create_app, installed_bots
 from kosti.server.fair import verify
+from kosti.server.run import COLLECTOR_THRESHOLDS, served
 
 # -- rules and server data ------------------------------------------------------
 
@@ -425,3 +427,17 @@ def test_every_word_the_page_asks_for_is_in_its_catalog() -> None:
     assert sorted(used - words.keys()) == []
     # and nothing in the catalog that no script asks for
     assert sorted(words.keys() - used - {"language", "languageLabel"}) == []
+
+
+def test_a_served_app_tunes_the_cycle_collector_once_it_has_started(sqlite_url: str) -> None:
+    before = gc.get_threshold()
+    try:
+        app = served(create_app(fast_settings(sqlite_url), bots=first_legal_bots))
+        assert gc.get_threshold() == before != COLLECTOR_THRESHOLDS  # nothing changes before the start
+        with TestClient(app) as client:
+            assert client.get("/api/server").status_code == 200
+            assert gc.get_threshold() == COLLECTOR_THRESHOLDS
+            assert gc.get_freeze_count() > 0  # what the start made is never scanned again
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
