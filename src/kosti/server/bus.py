@@ -179,6 +179,10 @@ class RedisBus:
                 async with self.redis.pubsub() as pubsub:
                     async with self._subscribing:
                         channels = [CHANNEL + table_id for table_id in sorted(self._wanted)]
+                        for channel in channels:  # a follow meanwhile waits for its table's
+                            self._confirms.setdefault(channel, collections.deque()).append(
+                                asyncio.get_running_loop().create_future()
+                            )
                         await pubsub.subscribe(WORKER + self.me, *channels)
                         self._subscribed = set(self._wanted)
                         self._pubsub = pubsub
@@ -225,7 +229,7 @@ class RedisBus:
         if confirmed is None:
             return  # reconnecting: the listener subscribes to it, then catches every table up
         try:
-            await asyncio.wait_for(confirmed, CONFIRM_WITHIN)
+            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_WITHIN)
         except TimeoutError:
             log.warning("Redis did not confirm the subscription to table %s", table_id)
 
@@ -241,9 +245,11 @@ class RedisBus:
         async with self._subscribing:
             wanted = table_id in self._wanted
             pubsub = self._pubsub
-            if pubsub is None or wanted == (table_id in self._subscribed):
-                return None
             channel = CHANNEL + table_id
+            if pubsub is None or wanted == (table_id in self._subscribed):
+                # subscribed already: but perhaps not yet confirmed
+                waiting = self._confirms.get(channel)
+                return waiting[-1] if wanted and waiting else None
             confirmed: asyncio.Future[None] | None = None
             try:
                 if wanted:
