@@ -168,7 +168,9 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
     bad: list[int] = []
 
     def work(start: int, stop: int) -> None:
-        stopped = kernels.position_values_batch(*packed, solution.values, rows[start:stop], out[start:stop])
+        stopped = kernels.position_values_batch(
+            *packed, solution.values, rows[start:stop].ravel(), out[start:stop].ravel()
+        )
         if stopped >= 0:
             bad.append(start + stopped)
 
@@ -213,13 +215,12 @@ class SheetAdvisor:
 
             self._kernel = kernels.position_values_batch
         model = solution.model
-        row = np.array([position_row(model, state)], dtype=np.int64)
-        out = np.empty((1, width(model)))
+        row = np.fromiter(position_row(model, state), np.int64)
+        out = np.empty(width(model))
         # the batch kernel on one row: one more compiled function would cost its compile time
         if self._kernel(*model.packed, solution.values, row, out) >= 0:
-            _refuse(model, row[0])
-        values: F64 = out[0]
-        return values
+            _refuse(model, row)
+        return out
 
     def values_batch(self, states: list[SheetState]) -> F64:
         """Every option's value in each of ``states`` (one variant), in one compiled call per thread."""

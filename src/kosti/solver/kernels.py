@@ -936,13 +936,18 @@ def locate_batch(ints: I64, floats: F64, meta: I64, positions: I64, spots: I64) 
 
 @jit
 def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> int:
-    """:func:`position_values` of every row of ``positions`` (position rows,
-    :data:`~kosti.solver.model.POSITION`) into the rows of ``out``: −1, or the index of the
-    first row that is no position of the sheet (:func:`locate`), where it stopped."""
+    """:func:`position_values` of every position row (:data:`~kosti.solver.model.POSITION`) in
+    ``positions``, one after another in one flat array, into ``out`` (flat too, a row of
+    values after another): −1, or the index of the first row that is no position of the
+    sheet (:func:`locate`), where it stopped."""
     T = unpack(ints, floats, meta)
     spot = np.empty(N_SPOT, dtype=np.int64)
-    for i in range(positions.shape[0]):
-        locate(T, positions[i], spot)
+    cfg = T.cfg
+    n_row = cfg[NCOL] * (6 + cfg[L_]) + Q_ANNOUNCED + 1
+    n = positions.shape[0] // n_row
+    w = out.shape[0] // n if n else 0
+    for i in range(n):
+        locate(T, positions[i * n_row : (i + 1) * n_row], spot)
         if spot[S_STATUS] != 0:
             return i
         position_values(
@@ -957,7 +962,7 @@ def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: 
             spot[S_DICE],
             spot[S_LEFT],
             spot[S_ANNOUNCED],
-            out[i],
+            out[i * w : (i + 1) * w],
         )
     return -1
 
