@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,7 +119,8 @@ class Hub:
         self.bus: Bus = bus or LocalBus()
         self.committer = Committer(store)
         self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """The lock of each table being loaded, while someone holds or awaits it."""
         self._advisors: dict[str, Advisor | None] = {}
         self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
         """The bot levels a table may offer; each table keeps those that play its variant."""
@@ -201,7 +203,11 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        async with self._loading:
+        # one load at a time of each table; tables load side by side (a crowd starting new games)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.Lock()
+        async with loading:
             room = self.rooms.get(table_id)
             if room is not None:
                 return room
