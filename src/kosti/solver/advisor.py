@@ -156,9 +156,10 @@ def option_index(model: Model, action: Action) -> int:
 
 def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
     """Every option's value for each position row (:func:`position_row`), in one compiled call
-    per thread: a row of :func:`width` values, NaN where the option is not legal. A value is
-    the expected score still to come after the option, the sheet's recorded total excluded.
-    A row that is no position of the sheet raises :class:`KostiError` with the reason."""
+    (per thread, for a large batch): a row of :func:`width` values, NaN where the option is
+    not legal. A value is the expected score still to come after the option, the sheet's
+    recorded total excluded. A row that is no position of the sheet raises
+    :class:`KostiError` with the reason."""
     from kosti.solver import kernels  # numba is loaded when the first value is asked for
 
     model = solution.model
@@ -174,7 +175,9 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
         if stopped >= 0:
             bad.append(start + stopped)
 
-    in_parallel(len(rows), work, chunk=256)
+    # threads only for large batches: a piece must outweigh handing it to a thread, and on
+    # a busy machine a second thread of a small batch costs more than it saves
+    in_parallel(len(rows), work, chunk=2048)
     if bad:
         _refuse(model, rows[min(bad)])
     return out
@@ -223,7 +226,7 @@ class SheetAdvisor:
         return out
 
     def values_batch(self, states: list[SheetState]) -> F64:
-        """Every option's value in each of ``states`` (one variant), in one compiled call per thread."""
+        """Every option's value in each of ``states`` (one variant): :func:`option_values`."""
         if not states:
             return np.empty((0, 0))
         solution = self.solution(states[0])
