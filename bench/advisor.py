@@ -21,7 +21,7 @@ from kosti.games.sheet.game import SHEET, Sheet, SheetState, cells_of
 from kosti.rules.options import SheetOptions
 from kosti.rules.presets import variant
 from kosti.solver import SheetAdvisor, solve
-from kosti.solver.advisor import encode, option_values
+from kosti.solver.advisor import option_values, position_row
 
 PEER_CELLS = {"yahtzee": "five_of_a_kind"}
 """Our cell ids where the peer's differ."""
@@ -83,7 +83,7 @@ def main() -> None:
     peer_rules = peer.variant
     states, texts = positions(args.positions, args.seed)
     advisor = SheetAdvisor()
-    rows = np.array([encode(solution, s)[1] for s in states], dtype=np.int64)
+    rows = np.array([position_row(solution.model, s) for s in states], dtype=np.int64)
     arrays = peer_rules.situation_arrays(texts)
 
     # the same answers first

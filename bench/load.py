@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -232,9 +233,19 @@ def tree_cpu_seconds(root: int) -> float:
 async def load(base: str, server: int, players: int, seconds: float, saturation: float) -> dict[str, Any]:
     rng = random.Random(1)
     results: dict[str, Any] = {}
-    limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        pairs = [Pair(base, http, random.Random(rng.random())) for _ in range(players // 2)]
+    # httpcore looks for sniffio at each request, and an import that failed is looked for again
+    # in the file system each time: say once that it is not there
+    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
+    # a client of its own for each table: httpx's pool looks through all its connections and
+    # waiting requests for each request, which a pool shared by hundreds of tables makes costly
+    limits = httpx.Limits(max_connections=1)
+    async with contextlib.AsyncExitStack() as clients:
+        pairs = []
+        for _ in range(players // 2):
+            http = await clients.enter_async_context(
+                httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
+            )
+            pairs.append(Pair(base, http, random.Random(rng.random())))
         for k in range(0, len(pairs), 50):
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
         # a whole-heap collection here would hold every reply it is measuring (hundreds of ms)

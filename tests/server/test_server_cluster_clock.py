@@ -141,3 +141,44 @@ async def test_a_table_of_bots_alone_goes_on_when_its_process_stops(urls: tuple[
         for hub in hubs:
             with contextlib.suppress(Exception):
                 await hub.close()
+
+
+@pytest.mark.asyncio
+async def test_a_process_hears_the_tables_it_follows_in_the_order_committed_and_no_others() -> None:
+    redis = redis_url()
+    heard: list[tuple[str, int]] = []
+
+    async def published(table_id: str, version: int, events: list[Event], changes: Any) -> None:
+        heard.append((table_id, version))
+
+    async def reconnected() -> None:
+        return None
+
+    listener, writer = RedisBus(redis, 1.0), RedisBus(redis, 1.0)
+    await listener.start(published, reconnected)
+    await writer.start(published, reconnected)
+    mine, other = f"bus-test-{id(heard)}-a", f"bus-test-{id(heard)}-b"
+    try:
+        await listener.follow(mine)
+        for version in range(20):  # one burst: the publisher sends what gathered in one round trip
+            await writer.publish(mine, version, [("join", {})], {})
+            await writer.publish(other, version, [("join", {})], {})
+        for _ in range(200):
+            if len(heard) == 20:
+                break
+            await asyncio.sleep(0.01)
+        assert heard == [(mine, version) for version in range(20)]
+        listener.unfollow(mine)
+        await asyncio.sleep(0.1)  # Redis is told
+        await writer.publish(mine, 20, [("join", {})], {})
+        await listener.follow(other)
+        await writer.publish(other, 20, [("join", {})], {})
+        for _ in range(200):
+            if len(heard) > 20:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)
+        assert heard[20:] == [(other, 20)]
+    finally:
+        await listener.close()
+        await writer.close()

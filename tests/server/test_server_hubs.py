@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from server_helpers import fast_settings, first_legal_bots
 
+from kosti.server.bus import Changes, LocalBus
 from kosti.server.hub import Hub
 from kosti.server.refusal import Refusal
 from kosti.server.store import Store
@@ -94,31 +95,68 @@ async def test_a_published_commit_is_shown_in_order_and_a_gap_is_read_from_the_l
         await second.close()
 
 
+class ChangeSocket(Socket):
+    """A socket that asked for changes; keeps the texts it is sent too."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.texts.append(text)
+        await super().send_text(text)
+
+    @property
+    def query_params(self) -> dict[str, str]:
+        return {"changes": "1"}
+
+
+class RecordingBus(LocalBus):
+    """Publishes to nobody, but keeps what it was given."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, int, list[Event], Changes]] = []
+
+    async def publish(self, table_id: str, version: int, events: list[Event], changes: Changes) -> None:
+        self.published.append((table_id, version, events, changes))
+
+
 @pytest.mark.asyncio
-async def test_the_view_another_process_computed_is_shown_as_it_is_and_only_at_its_version(
+async def test_the_change_another_process_sent_is_sent_as_it_is_where_the_same_version_was_shown(
     sqlite_url: str,
 ) -> None:
     settings = fast_settings(sqlite_url)
-    first, second = (Hub(Store(sqlite_url), settings, first_legal_bots) for _ in range(2))
+    bus = RecordingBus()
+    first = Hub(Store(sqlite_url), settings, first_legal_bots, bus)
+    second = Hub(Store(sqlite_url), settings, first_legal_bots)
     try:
         room = await first._new_room(TableSettings("poker-free", 3), None)
         other = await second.room(room.table.id)
-        watcher = Socket()
-        other.sockets[watcher] = None  # type: ignore[index]
-        first.rooms[room.table.id].sockets[Socket()] = None  # type: ignore[index]
+        mine, theirs = ChangeSocket(), ChangeSocket()
+        for hub, at in ((first, room), (second, other)):
+            at.sockets[mine if hub is first else theirs] = None  # type: ignore[index]
+            await hub.show_state(at, mine if hub is first else theirs)  # type: ignore[arg-type]
         await first.change(room, joining("Anna"))
-        views = room.table.bodies()
-        assert set(views) == {"en"}  # what the first process showed its socket
-        computed = json.loads(json.dumps(views))  # as it comes over the bus
-        await second.published(room.table.id, 0, [("join", _event(first, room, 0))], computed)
-        assert other.table.body("en") is computed["en"]  # not computed again
-        assert watcher.sent[-1]["table"] == {**room.table.view(), "seconds_left": None}
-        # a view of another version than the table's is not taken
-        stale = {"en": {**computed["en"], "status": "nonsense"}}
+        table_id, version, events, changes = bus.published[-1]
+        assert set(changes) == {"en"} and changes["en"][0] == 0  # the change its socket was sent
+
+        def computed(lang: str) -> dict[str, Any]:
+            raise AssertionError("the view was computed again")
+
+        computing = other.table._body
+        other.table._body = computed  # type: ignore[method-assign]
+        await second.published(table_id, version, events, changes)
+        assert theirs.texts[-1] == mine.texts[-1]  # the very text, not made again
+        assert other.table.body("en") == json.loads(json.dumps(room.table.body("en")))
+        other.table._body = computing  # type: ignore[method-assign]
+
+        # a change reckoned from another version than the one shown here is not sent
         await first.change(room, joining("Boris"))
-        await second.published(room.table.id, 1, [("join", _event(first, room, 1))], {})
-        other.table.adopt_body(1, "en", stale["en"])
-        assert other.table.body("en")["status"] == "waiting"
+        table_id, version, events, _ = bus.published[-1]
+        wrong = {"en": (0, json.dumps({"type": "change", "since": 0, "version": 2, "table": {}, "log": []}))}
+        await second.published(table_id, version, events, wrong)
+        assert theirs.sent[-1]["since"] == 1 and theirs.sent[-1]["version"] == 2
+        assert [s["name"] for s in theirs.sent[-1]["table"]["seats"] if s["name"]] == ["Anna", "Boris"]
     finally:
         await first.close()
         await second.close()

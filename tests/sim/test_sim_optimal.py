@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from kosti.rules.presets import variant
 from kosti.sim import run
@@ -32,3 +33,33 @@ def test_vectorised_optimal_runs_are_reproducible_from_the_seed() -> None:
     other = run(rules, ["optimal"], games=500, seed=12, vectorised=True).scores
     assert np.array_equal(first, again)
     assert not np.array_equal(first, other)
+
+
+def test_the_same_seed_plays_the_same_games_on_any_threads_and_kept_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kosti.solver.simulate import simulate
+
+    solution = solve(variant(SMALL))
+    monkeypatch.setenv("KOSTI_THREADS", "1")
+    one, one_banks = simulate(solution, 300, seed=5, kept=0)
+    monkeypatch.setenv("KOSTI_THREADS", "2")
+    two, _ = simulate(solution, 300, seed=5)
+    # a cache of two entries: turns are kept, pushed out and read back all the time
+    small, _ = simulate(solution, 300, seed=5, kept=2)
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_array_equal(one, small)
+    assert not np.array_equal(one, simulate(solution, 300, seed=6)[0])
+    # a later game is the same game in a shorter run that starts with it
+    np.testing.assert_array_equal(simulate(solution, 1, seed=5)[0], one[:1])
+    assert np.all(one_banks == 0)
+
+
+def test_a_negative_count_is_refused() -> None:
+    from kosti.solver.simulate import simulate
+
+    solution = solve(variant(SMALL))
+    with pytest.raises(ValueError, match="negative"):
+        simulate(solution, -1)
+    with pytest.raises(ValueError, match="negative"):
+        simulate(solution, 10, kept=-1)

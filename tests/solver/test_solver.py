@@ -19,6 +19,7 @@ from kosti.rules.presets import variant
 from kosti.solver import OptimalBot, SheetAdvisor, solve
 from kosti.solver import tables as solver_tables
 from kosti.solver.advisor import spot_of, stored_value
+from kosti.solver.model import FIVE, INDEX
 from kosti.solver.tables import Solution
 
 SMALL_YAHTZEE = "yahtzee(lower=[yahtzee,full_house,chance])"
@@ -322,7 +323,7 @@ def test_a_solve_cancelled_by_its_progress_callback_caches_nothing(
 
 
 def test_batched_option_values_are_those_of_each_position() -> None:
-    from kosti.solver.advisor import encode, option_values
+    from kosti.solver.advisor import option_values, position_row
 
     rules = variant(SMALL_YAHTZEE)
     solution = solve(rules)
@@ -332,11 +333,11 @@ def test_batched_option_values_are_those_of_each_position() -> None:
         state = SHEET.apply(sheet_state(SMALL_YAHTZEE, {"ones": 3, "yahtzee": 50}), Roll(dice))
         states.append(state)
         states.append(SHEET.apply(SHEET.apply(state, Hold(dice[:2])), Roll((6, 6, 6))))
-    rows = np.array([encode(solution, s)[1] for s in states])
+    rows = np.array([position_row(solution.model, s) for s in states])
     batch = option_values(solution, rows)
     np.testing.assert_array_equal(batch, advisor.values_batch(states))
     for state, row in zip(states, batch, strict=True):
-        np.testing.assert_array_equal(advisor.values(state)[1], row)
+        np.testing.assert_array_equal(advisor.values(state), row)
         legal = {a for a, _ in advisor.future(state)}
         assert np.count_nonzero(~np.isnan(row)) == len(legal)
 
@@ -395,3 +396,106 @@ def test_fences_without_a_cap_is_the_limit_of_the_caps() -> None:
     # a turn with a large bank, checked against exhaustive search through the engine
     state = sheet_state(SMALL_FENCES, {"ones": 0, "twos": -6}, column=2, banked=5)
     check_turn(SMALL_FENCES, state)
+
+
+def random_positions(spec: str, count: int, seed: int) -> list[SheetState]:
+    """``count`` decision states of ``spec`` met in games of random decisions (seeded)."""
+    import random
+
+    rng = random.Random(seed)
+    rules = variant(spec)
+    found: list[SheetState] = []
+    while len(found) < count:
+        state = SHEET.new_game(rules, ["solo"])
+        while not state.finished and len(found) < count:
+            if state.pending:
+                state = SHEET.apply(state, Roll(tuple(rng.randint(1, 6) for _ in range(state.pending))))
+                continue
+            if rng.random() < 0.3:
+                found.append(state)
+            state = SHEET.apply(state, rng.choice(SHEET.decisions(state)))
+    return found
+
+
+def reference_spot(solution: Solution, state: SheetState) -> tuple[int, ...]:
+    """The solver's coordinates of ``state`` worked out from the engine's own queries."""
+    model = solution.model
+    options = model.options
+    sheet = state.sheets[state.current]
+    col = SHEET.column(state)
+    column = sheet.columns[col]
+    upper, lower = column[:6], column[6:]
+    um = sum(1 << i for i, v in enumerate(upper) if v is not None)
+    lm = sum(1 << i for i, v in enumerate(lower) if v is not None)
+    pair = model.pair_of(um, sum(v for v in upper if v is not None))
+    flag = 0
+    if "yahtzee" in options.lower and options.extra_yahtzee_bonus:
+        flag = int(bool(sheet.columns[0][6 + options.lower.index("yahtzee")]))
+    banked = sheet.banked if options.banked_throws else 0
+    bank = min(banked + max(0, state.throws - options.throws), model.cap)
+    left = min(SHEET.throws_left(state), model.cap + options.throws - 1)
+    return (col, lm, um, pair, flag, bank, left)
+
+
+@pytest.mark.parametrize("spec", [SMALL_YAHTZEE, SMALL_FENCES, SMALL_MANDATORY, SMALL_CLASSIC])
+def test_batched_and_single_values_agree_and_are_the_engines_on_random_positions(spec: str) -> None:
+    from kosti.solver.advisor import option_index
+
+    solution = solve(variant(spec))
+    advisor = SheetAdvisor()
+    states = random_positions(spec, 40, seed=len(spec))
+    batch = advisor.values_batch(states)
+    for state, row in zip(states, batch, strict=True):
+        np.testing.assert_array_equal(advisor.values(state), row)
+        spot = spot_of(solution, state)
+        assert (spot.column, spot.lm, spot.um, spot.pair, spot.flag, spot.bank, spot.left) == (
+            reference_spot(solution, state)
+        )
+        legal = SHEET.decisions(state)
+        assert np.count_nonzero(~np.isnan(row)) == len(legal)
+    # against exhaustive search through the engine, on a few of them
+    brute = TurnBrute(solution)
+    for state, row in list(zip(states, batch, strict=True))[:4]:
+        recorded = spot_of(solution, state).recorded
+        for action in SHEET.decisions(state):
+            exact = brute.action(state, action, state.turn)
+            assert recorded + row[option_index(solution.model, action)] == pytest.approx(exact, abs=1e-6)
+
+
+def test_every_option_of_random_yahtzee_positions_is_the_rust_peers() -> None:
+    yatzy_solver = pytest.importorskip("yatzy_solver")
+    peer = yatzy_solver.Solver.build(yatzy_solver.Variant("american+forced-joker"))
+    rules = variant("yahtzee")
+    solution = solve(rules)
+    model = solution.model
+    names = cells_of(model.options)
+    states = random_positions("yahtzee", 30, seed=3)
+    values = SheetAdvisor().values_batch(states)
+    checked = 0
+    for state, row in zip(states, values, strict=True):
+        cells = state.sheets[0].columns[0]
+        if not state.throws:
+            continue  # the peer is asked after a throw
+        upper = [v for v in cells[:6] if v is not None]
+        filled = [
+            ("five_of_a_kind" if n == "yahtzee" else n)
+            for n, v in zip(names, cells, strict=True)
+            if v is not None
+        ]
+        text = (
+            f"dice {' '.join(map(str, state.dice))} | rolls {3 - state.throws} | upper {min(63, sum(upper))}"
+        )
+        text += f" | filled {','.join(filled) or '-'}"
+        if cells[names.index("yahtzee")] is not None:
+            text += f" | five_of_a_kind {cells[names.index('yahtzee')]}"
+        # the peer pays the upper bonus as soon as it is made, the sheet once the section is full
+        early = 35.0 if sum(upper) >= 63 and len(upper) < 6 else 0.0
+        for option, theirs in peer.option_values(text):
+            kind, _, what = option.partition(" ")
+            if kind == "keep":
+                mine = row[INDEX[() if what == "-" else tuple(int(f) for f in what.split())]]
+            else:
+                mine = row[FIVE + names.index("yahtzee" if what == "five_of_a_kind" else what)]
+            assert mine == pytest.approx(theirs - early, abs=1e-6), (text, option)
+        checked += 1
+    assert checked >= 10

@@ -7,8 +7,11 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
   events of *v* on the channel ``kosti:table:<id>``; every process holding that
   table applies them in version order and shows them to its own sockets (a process
   that sees a gap reads what it missed from the log: the database, not Redis, is
-  the record). The views the committing process computed for its sockets go with
-  them, so that the others need not compute them again;
+  the record). The ``change`` messages the committing process sent its sockets go
+  with them, so that the others need not make them again;
+* a process listens only to the tables it holds in memory (:meth:`RedisBus.follow`),
+  from before it reads their log: a commit is then either in what it read or in what
+  it hears;
 * the bots and turn timers of a table are driven by the process holding its lease
   (``kosti:owner:<id>``, renewed while it acts). A process that dies stops renewing,
   and another takes the lease over after :attr:`~kosti.server.settings.ServerSettings.lease`
@@ -22,6 +25,7 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -33,17 +37,26 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
-Views = dict[str, dict[str, Any]]
-"""The view of a table after a commit (its log left out), by language, as its process computed it."""
+Changes = dict[str, tuple[int, str]]
+"""The ``change`` message its process sent after a commit, by language: (the version it is
+reckoned from, its text)."""
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]], Views], Coroutine[Any, Any, None]]
-"""Called with (table id, version before the events, events, the views after them) for another
-process's commit."""
+Published = Callable[[str, int, list[tuple[str, dict[str, Any]]], Changes], Coroutine[Any, Any, None]]
+"""Called with (table id, version before the events, events, the changes shown after them) for
+another process's commit."""
 
 Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
 
 CHANNEL = "kosti:table:"
+WORKER = "kosti:worker:"
+"""A channel of each process's own, so that its listener is subscribed before it holds any table."""
+CONFIRM_WITHIN = 5.0
+"""Seconds a subscription waits for Redis to confirm it (the log is read all the same)."""
+CLOSE_WITHIN = 2.0
+"""Seconds a closing process waits for the commits it has yet to publish."""
+PUBLISH_BATCH = 256
+"""Commits one round trip to Redis publishes at most."""
 REDIS_CONNECTIONS = 64
 """Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
@@ -66,10 +79,17 @@ class Bus(Protocol):
     async def start(self, published: Published, reconnected: Reconnected) -> None: ...
 
     async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
     ) -> None:
         """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed),
-        and the ``views`` of the table after them."""
+        and the ``changes`` shown after them."""
+
+    async def follow(self, table_id: str) -> None:
+        """Hear the commits of ``table_id`` from now on (called before its log is read)."""
+
+    def unfollow(self, table_id: str) -> None:
+        """No longer hear the commits of ``table_id`` (forgotten here), unless it is followed again
+        before Redis is told."""
 
     async def claim(self, table_id: str) -> bool:
         """Whether this process may drive the bots and timers of ``table_id`` now."""
@@ -90,8 +110,14 @@ class LocalBus:
         return None
 
     async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
     ) -> None:
+        return None
+
+    async def follow(self, table_id: str) -> None:
+        return None
+
+    def unfollow(self, table_id: str) -> None:
         return None
 
     async def claim(self, table_id: str) -> bool:
@@ -122,7 +148,20 @@ class RedisBus:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self._claim = self.redis.register_script(_CLAIM)
         self._listener: asyncio.Task[None] | None = None
-        self._applying: set[asyncio.Task[None]] = set()
+        self._applying: set[asyncio.Task[Any]] = set()
+        self._pubsub: Any = None
+        """The listener's subscriptions while it is connected."""
+        self._wanted: set[str] = set()
+        """The tables followed."""
+        self._subscribed: set[str] = set()
+        """The tables the listener's connection has been told to subscribe to."""
+        self._subscribing = asyncio.Lock()
+        """Subscriptions are changed one at a time, so that Redis is told them in the order decided."""
+        self._confirms: dict[str, collections.deque[asyncio.Future[None]]] = {}
+        """Per channel, the subscriptions sent and not yet confirmed, in the order sent."""
+        self._outbox: asyncio.Queue[tuple[str, int, str]] = asyncio.Queue()
+        """Commits to publish: (table id, version before, message)."""
+        self._publisher: asyncio.Task[None] | None = None
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -137,8 +176,16 @@ class RedisBus:
         first = True
         while True:
             try:
-                async with self.redis.pubsub(ignore_subscribe_messages=True) as pubsub:
-                    await pubsub.psubscribe(CHANNEL + "*")
+                async with self.redis.pubsub() as pubsub:
+                    async with self._subscribing:
+                        channels = [CHANNEL + table_id for table_id in sorted(self._wanted)]
+                        for channel in channels:  # a follow meanwhile waits for its table's
+                            self._confirms.setdefault(channel, collections.deque()).append(
+                                asyncio.get_running_loop().create_future()
+                            )
+                        await pubsub.subscribe(WORKER + self.me, *channels)
+                        self._subscribed = set(self._wanted)
+                        self._pubsub = pubsub
                     if first:
                         ready.set()
                         first = False
@@ -148,52 +195,141 @@ class RedisBus:
                         message = await pubsub.get_message(timeout=None)
                         if message is None:
                             continue
-                        await self._deliver(message, published)
+                        if message["type"] == "message":
+                            self._deliver(message, published)
+                        elif message["type"] == "subscribe":
+                            self._confirmed(message["channel"])
             except asyncio.CancelledError:
                 raise
             except (RedisConnectionError, RedisTimeoutError, OSError):
                 log.warning("lost the connection to Redis; reconnecting", exc_info=True)
                 ready.set()
                 first = False
+                self._pubsub = None
+                self._subscribed = set()
+                for waiting in self._confirms.values():  # reconnected() catches every table up
+                    for future in waiting:
+                        if not future.done():
+                            future.set_result(None)
+                self._confirms = {}
                 await asyncio.sleep(0.5)
 
-    async def _deliver(self, message: dict[str, Any], published: Published) -> None:
+    def _confirmed(self, channel: str) -> None:
+        waiting = self._confirms.get(channel)
+        if waiting:
+            future = waiting.popleft()
+            if not future.done():
+                future.set_result(None)
+            if not waiting:
+                del self._confirms[channel]
+
+    async def follow(self, table_id: str) -> None:
+        self._wanted.add(table_id)
+        confirmed = await self._settle(table_id)
+        if confirmed is None:
+            return  # reconnecting: the listener subscribes to it, then catches every table up
+        try:
+            await asyncio.wait_for(asyncio.shield(confirmed), CONFIRM_WITHIN)
+        except TimeoutError:
+            log.warning("Redis did not confirm the subscription to table %s", table_id)
+
+    def unfollow(self, table_id: str) -> None:
+        self._wanted.discard(table_id)  # now: a follow from here on wants it again
+        task = asyncio.get_running_loop().create_task(self._settle(table_id))
+        self._applying.add(task)
+        task.add_done_callback(self._applied)
+
+    async def _settle(self, table_id: str) -> asyncio.Future[None] | None:
+        """Subscribe to ``table_id`` or unsubscribe from it, as wanted now: the subscription's
+        confirmation to wait for (``None``: nothing to wait for)."""
+        async with self._subscribing:
+            wanted = table_id in self._wanted
+            pubsub = self._pubsub
+            channel = CHANNEL + table_id
+            if pubsub is None or wanted == (table_id in self._subscribed):
+                # subscribed already: but perhaps not yet confirmed
+                waiting = self._confirms.get(channel)
+                return waiting[-1] if wanted and waiting else None
+            confirmed: asyncio.Future[None] | None = None
+            try:
+                if wanted:
+                    confirmed = asyncio.get_running_loop().create_future()
+                    self._confirms.setdefault(channel, collections.deque()).append(confirmed)
+                    await pubsub.subscribe(channel)
+                    self._subscribed.add(table_id)
+                else:
+                    self._subscribed.discard(table_id)
+                    await pubsub.unsubscribe(channel)
+            except Exception:  # the listener reconnects, subscribes to what is wanted, catches up
+                log.warning("could not change the subscription to table %s", table_id, exc_info=True)
+                return None
+            return confirmed
+
+    def _deliver(self, message: dict[str, Any], published: Published) -> None:
         try:
             data = json.loads(message["data"])
             if data["from"] == self.me:
                 return  # our own commit, applied already
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
-            views = {str(lang): dict(view) for lang, view in data.get("views", {}).items()}
+            changes = {str(lang): (int(since), str(text)) for lang, (since, text) in data["changes"].items()}
         except Exception:  # one bad message must not stop the others
             log.exception("could not read a published commit")
             return
         # applied in a task of its own: a table busy writing must not hold up the others'
         # messages (nor let Redis drop a subscriber that reads too slowly); the hub applies
         # each table's commits in version order, reading any it missed from the log
-        applying = published(table_id, int(data["version"]), events, views)
+        applying = published(table_id, int(data["version"]), events, changes)
         task: asyncio.Task[None] = asyncio.create_task(applying)
         self._applying.add(task)
         task.add_done_callback(self._applied)
 
-    def _applied(self, task: asyncio.Task[None]) -> None:
+    def _applied(self, task: asyncio.Task[Any]) -> None:
         self._applying.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.error("could not apply a published commit", exc_info=task.exception())
 
     async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], views: Views
+        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
     ) -> None:
-        message = {"from": self.me, "version": version, "events": events, "views": views}
+        """Queued for the publisher (:meth:`_publish`), which sends what has gathered meanwhile in
+        one round trip, in the order committed: the table's lock is not held for Redis."""
+        message = {"from": self.me, "version": version, "events": events, "changes": changes}
         payload = json.dumps(message, separators=(",", ":"))
-        for attempt in range(3):
-            try:
-                await self.redis.publish(CHANNEL + table_id, payload)
-                return
-            except Exception:  # committed already: the others catch up from the log on their next message
-                if attempt == 2:
-                    log.warning("could not publish version %d of %s", version + 1, table_id, exc_info=True)
-                await asyncio.sleep(0.1 * (attempt + 1))
+        if self._publisher is None or self._publisher.done():
+            self._publisher = asyncio.create_task(self._publish())
+        self._outbox.put_nowait((table_id, version, payload))
+
+    async def _publish(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
+            for attempt in range(3):
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for table_id, _, payload in batch:
+                            pipe.publish(CHANNEL + table_id, payload)
+                        await pipe.execute()
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # committed already: the others catch up from the log on their next message
+                    if attempt == 2:
+                        first, last = batch[0], batch[-1]
+                        log.warning(
+                            "could not publish %d commits (version %d of %s to version %d of %s)",
+                            len(batch),
+                            first[1] + 1,
+                            first[0],
+                            last[1] + 1,
+                            last[0],
+                            exc_info=True,
+                        )
+                    else:
+                        await asyncio.sleep(0.1 * (attempt + 1))
+            for _ in batch:
+                self._outbox.task_done()
 
     async def claim(self, table_id: str) -> bool:
         try:
@@ -224,6 +360,12 @@ class RedisBus:
         return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:
+        if self._publisher is not None:
+            with contextlib.suppress(TimeoutError):  # what is committed is told, if Redis answers
+                await asyncio.wait_for(self._outbox.join(), CLOSE_WITHIN)
+            self._publisher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._publisher
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -23,7 +23,8 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ from kosti.errors import KostiError
 from kosti.i18n import catalog
 from kosti.phrases import hint_text
 from kosti.rules.presets import Variant, variant
-from kosti.server.bus import Bus, LocalBus
+from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.commits import Committer
 from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
@@ -118,7 +119,8 @@ class Hub:
         self.bus: Bus = bus or LocalBus()
         self.committer = Committer(store)
         self.rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loading: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """The lock of each table being loaded, while someone holds or awaits it."""
         self._advisors: dict[str, Advisor | None] = {}
         self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
         """The bot levels a table may offer; each table keeps those that play its variant."""
@@ -147,12 +149,15 @@ class Hub:
             if mine >= self.settings.tables_per_address:
                 raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
         settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
-        return (await self._new_room(settings, creator)).table
+        room = await self._new_room(settings, creator)
+        self.release(room)  # nobody is at it yet: the first to come loads it
+        return room.table
 
     async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
         taken = None if settings.private else 0
+        await self.bus.follow(table_id)
         await self._storage(self.store.create, table_id, settings.to_json(), seed, creator, taken)
         room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels))
         self.rooms[table_id] = room
@@ -170,7 +175,8 @@ class Hub:
             new = await self._new_room(old.settings, None)
             await self._commit(new, new.table.plan_reserve(old.seats))
             await self._commit(room, old.plan_rematch(token, new.table.id))
-            return new.table.id
+        self.release(new)
+        return new.table.id
 
     async def open_tables(self, lang: str) -> list[dict[str, Any]]:
         """The public tables still waiting for players, newest first, as storage lists them:
@@ -197,14 +203,25 @@ class Hub:
         room = self.rooms.get(table_id)
         if room is not None:
             return room
-        async with self._loading:
+        # one load at a time of each table; tables load side by side (a crowd starting new games)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.Lock()
+        async with loading:
             room = self.rooms.get(table_id)
             if room is not None:
                 return room
             if len(table_id) > 32:
                 raise Refusal("not_found", "there is no such table")
-            stored = await self._storage(self.store.load, table_id)
+            # heard from before the log is read: each commit is in what is read or in what is heard
+            await self.bus.follow(table_id)
+            try:
+                stored = await self._storage(self.store.load, table_id)
+            except Refusal:
+                self.bus.unfollow(table_id)
+                raise
             if stored is None:
+                self.bus.unfollow(table_id)
                 raise Refusal("not_found", "there is no such table")
             settings = TableSettings.from_json(stored.settings)
             table = Table(
@@ -219,6 +236,16 @@ class Hub:
             await self._catch_up(room)
         self.kick_bot(room)
         return room
+
+    @contextlib.asynccontextmanager
+    async def visit(self, table_id: str) -> AsyncIterator[Room]:
+        """The table ``table_id`` (:meth:`room`) for one request, forgotten after it unless someone
+        is at it: a process holds in memory, and hears the commits of, the tables it serves."""
+        room = await self.room(table_id)
+        try:
+            yield room
+        finally:
+            self.release(room)
 
     async def _storage(self, call: Callable[..., Any], *args: Any) -> Any:
         """``call(*args)`` in a thread; an outage is a :class:`Refusal` saying so."""
@@ -254,8 +281,8 @@ class Hub:
             )
         for entry in events:
             table.apply(entry)
-        await self.broadcast(room)
-        await self.bus.publish(table.id, version, events, table.bodies())
+        changes = await self.broadcast(room)
+        await self.bus.publish(table.id, version, events, changes)
         if was_waiting and not table.settings.private:
             await self._list(table)
         await self._after_change(room)
@@ -321,10 +348,11 @@ class Hub:
         return bool(missed)
 
     async def published(
-        self, table_id: str, version: int, events: list[Event], views: dict[str, dict[str, Any]] | None = None
+        self, table_id: str, version: int, events: list[Event], changes: Changes | None = None
     ) -> None:
-        """Another process committed ``events`` after ``version``: show them here, in order (with
-        the ``views`` it computed of the table after them, which need not be computed again)."""
+        """Another process committed ``events`` after ``version``: show them here, in order. The
+        ``changes`` it sent its sockets are sent as they are to the sockets here that were shown
+        the same version, and the view they lead to is not computed again."""
         room = self.rooms.get(table_id)
         if room is None:
             return
@@ -336,12 +364,31 @@ class Hub:
                 fresh = events[table.version - version :]
                 for entry in fresh:
                     table.apply(entry)
-                for lang, view in (views or {}).items():
-                    table.adopt_body(version + len(events), lang, view)
                 if fresh:
-                    await self.broadcast(room)
+                    await self.broadcast(room, self._adopt(room, version + len(events), changes or {}))
         self.kick_bot(room)
         self.wind_clock(room)
+
+    @staticmethod
+    def _adopt(room: Room, version: int, changes: Changes) -> Changes:
+        """The ``changes`` (another process's) that lead from what was last shown here to the
+        table at ``version``, each with the view it leads to taken as the table's."""
+        usable: Changes = {}
+        if room.table.version != version:
+            return usable
+        for lang, (since, text) in changes.items():
+            last = room.bodies.get(lang)
+            if last is None or last[0] != since:
+                continue
+            try:
+                changed = json.loads(text)["table"]
+            except (ValueError, KeyError, TypeError):
+                continue
+            body = {**last[1], **changed}
+            body.pop("seconds_left", None)
+            room.table.adopt_body(version, lang, body)
+            usable[lang] = (since, text)
+        return usable
 
     async def reconnected(self) -> None:
         """The bus was cut off: every table here may have missed commits."""
@@ -353,19 +400,22 @@ class Hub:
 
     # -- showing -----------------------------------------------------------
 
-    async def broadcast(self, room: Room) -> None:
+    async def broadcast(self, room: Room, ready: Changes | None = None) -> Changes:
         """The table's new version to every socket here, worded in each one's language; the turn
-        timer starts again from here.
+        timer starts again from here. What it returns: the ``change`` sent in each language, with
+        the version it is reckoned from.
 
         A socket that asked for changes (``?changes=1``) and was shown the version before gets
         a ``change`` (the parts of the view that differ, and the new log entries), any other the
         whole ``state``. The view is computed once a version and language, and each message
-        serialised once: every socket that gets it is sent the same text.
+        serialised once: every socket that gets it is sent the same text. A change in ``ready``
+        (another process's, reckoned from the same version) is sent as it is.
         """
         room.since = time.monotonic()
         table = room.table
         left = room.seconds_left()
         texts: dict[tuple[str, bool], str] = {}
+        made: Changes = {}
         sends: list[tuple[WebSocket, str]] = []
         for socket in list(room.sockets):
             lang = socket_language(socket)
@@ -380,10 +430,14 @@ class Hub:
             key = (lang, change)
             if key not in texts:
                 if change and last is not None:
-                    message = change_message(table, lang, last, left)
+                    given = (ready or {}).get(lang)
+                    if given is not None and given[0] == last[0]:
+                        texts[key] = given[1]
+                    else:
+                        texts[key] = _text(change_message(table, lang, last, left))
+                    made[lang] = (last[0], texts[key])
                 else:
-                    message = state_message(table, lang, left)
-                texts[key] = json.dumps(message, separators=(",", ":"))
+                    texts[key] = _text(state_message(table, lang, left))
             room.shown[socket] = table.version
             sends.append((socket, texts[key]))
         # what every socket was shown is settled before the first send lets anything else run
@@ -391,6 +445,7 @@ class Hub:
             room.bodies[lang] = (table.version, table.body(lang))
         for socket, text in sends:
             await self._send(room, socket, text)
+        return made
 
     async def show_state(self, room: Room, socket: WebSocket) -> None:
         """The whole ``state`` to one socket (on connecting, after a stale move), with the clock's
@@ -399,8 +454,7 @@ class Hub:
         lang = socket_language(socket)
         room.shown[socket] = table.version
         room.bodies[lang] = (table.version, table.body(lang))
-        message = state_message(table, lang, room.seconds_left())
-        await self._send(room, socket, json.dumps(message, separators=(",", ":")))
+        await self._send(room, socket, _text(state_message(table, lang, room.seconds_left())))
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
@@ -508,8 +562,9 @@ class Hub:
 
     def release(self, room: Room) -> None:
         """Forget a table nobody watches and no bot plays (storage keeps it)."""
-        if self._idle(room):
-            self.rooms.pop(room.table.id, None)
+        if self._idle(room) and self.rooms.get(room.table.id) is room:
+            del self.rooms[room.table.id]
+            self.bus.unfollow(room.table.id)
 
     @staticmethod
     def _idle(room: Room) -> bool:
@@ -521,7 +576,8 @@ class Hub:
         for table_id in [t for t, room in self.rooms.items() if self._idle(room)]:
             if len(self.rooms) < self.settings.max_rooms:
                 break
-            self.rooms.pop(table_id, None)
+            del self.rooms[table_id]
+            self.bus.unfollow(table_id)
 
     # -- hints -------------------------------------------------------------
 
@@ -581,6 +637,10 @@ def _same(stored: list[Event], ours: list[Event]) -> bool:
         return json.dumps([list(e) for e in events], sort_keys=True)
 
     return key(stored) == key(ours)
+
+
+def _text(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"))
 
 
 def socket_language(socket: WebSocket) -> str:

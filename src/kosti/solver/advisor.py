@@ -7,7 +7,7 @@ expected final score of that player's sheet if they play optimally from then on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -18,17 +18,36 @@ from kosti.errors import IllegalActionError, KostiError, OptionError
 from kosti.games.base import GameState
 from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
 from kosti.record import Record
-from kosti.rules.options import UPPER_CELLS
+from kosti.rules.options import UPPER_CELLS, SheetOptions
 from kosti.solver import judging
 from kosti.solver.judging import Judged
-from kosti.solver.model import B_, BANK_COLUMN, DICE_INDEX, F64, FIVE, INDEX, T_, YC, Model, bank_gains
+from kosti.solver.model import (
+    BAD_BANK,
+    BAD_DICE,
+    BAD_UPPER,
+    F64,
+    FIVE,
+    INDEX,
+    N_SPOT,
+    OPEN,
+    POSITION,
+    Q_BANKED,
+    S_BANK,
+    S_COLUMN,
+    S_FLAG,
+    S_LEFT,
+    S_LM,
+    S_PAIR,
+    S_REACH,
+    S_STATUS,
+    S_UM,
+    Model,
+)
 from kosti.solver.tables import Solution, in_parallel, solve
 
 TIE = 1e-9
 """Decisions closer than this are equally good (the order of ``decisions`` breaks the tie)."""
 
-POSITION_FIELDS = ("column", "lm", "pair", "flag", "bank", "throws", "dice", "left", "announced")
-"""The columns of a position row as the compiled advisor takes it (:func:`encode`)."""
 UPPER = len(UPPER_CELLS)
 
 
@@ -49,57 +68,71 @@ class Spot:
     """The sheet's total so far (recorded cells, decided bonuses, Yahtzee bonuses)."""
 
 
+def position_row(model: Model, state: SheetState) -> list[int]:
+    """The position row of ``state`` (:data:`~kosti.solver.model.POSITION`): what the compiled
+    advisor reads of it (the current player's sheet, the turn so far)."""
+    sheet = state.sheets[state.current]
+    row = [OPEN if v is None else v for column in sheet.columns for v in column]
+    row.append(sheet.banked if model.options.banked_throws else 0)
+    row.append(state.throws)
+    dice = state.dice
+    row.extend(dice if len(dice) == 5 else (*dice, 0, 0, 0, 0, 0)[:5])
+    row.append(-1 if state.announced is None else _cell_index(model.options, state.announced))
+    return row
+
+
+def _cell_index(options: SheetOptions, cell: str) -> int:
+    cells = cells_of(options)
+    if cell not in cells:
+        raise KostiError(f"{cell!r} is no cell of this sheet")
+    return cells.index(cell)
+
+
+def _refuse(model: Model, row: npt.NDArray[np.int64]) -> NoReturn:
+    """Raise the reason why ``row`` is no position of the sheet (:func:`spots`)."""
+    from kosti.solver import kernels
+
+    spot = np.zeros((1, N_SPOT), dtype=np.int64)
+    kernels.locate_batch(*model.packed, row.reshape(1, -1), spot)
+    status = int(spot[0, S_STATUS])
+    if status == BAD_BANK:
+        banked, reach = int(row[-len(POSITION) + Q_BANKED]), int(spot[0, S_REACH])
+        raise KostiError(f"a sheet with these cells recorded cannot have banked {banked} throws (≤ {reach})")
+    if status == BAD_UPPER:
+        raise KostiError("no sheet of this variant has these upper cells with this total")
+    if status == BAD_DICE:
+        raise KostiError("the dice on the table are not five faces from 1 to 6")
+    raise KostiError("the announced cell is no cell of this sheet")
+
+
+def spots(model: Model, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:data:`~kosti.solver.model.SPOT` of each position row (one compiled call); a row that is
+    no position of the sheet raises :class:`KostiError` with the reason."""
+    from kosti.solver import kernels
+
+    rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, row_length(model))
+    out = np.zeros((len(rows), N_SPOT), dtype=np.int64)
+    kernels.locate_batch(*model.packed, rows, out)
+    bad = np.flatnonzero(out[:, S_STATUS])
+    if len(bad):
+        _refuse(model, rows[bad[0]])
+    return out
+
+
+def row_length(model: Model) -> int:
+    """The length of a position row of ``model``'s sheet."""
+    return model.n_columns * (UPPER + model.n_lower) + len(POSITION)
+
+
 def spot_of(solution: Solution, state: SheetState) -> Spot:
     """The solver's coordinates of the current player's sheet in ``state``."""
-    spot, _ = _where(solution, state, with_total=True)
-    return spot
-
-
-def _where(solution: Solution, state: SheetState, with_total: bool) -> tuple[Spot, int]:
-    """The spot of ``state`` (its recorded total only ``with_total``, else 0) and the dice's index."""
     model = solution.model
-    options = model.options
-    sheet = state.sheets[state.current]
-    col = SHEET.column(state)
-    column = sheet.columns[col]
-    # a column lists the upper cells first, then the lower ones in table order
-    um = 0
-    total = 0
-    for i in range(UPPER):
-        v = column[i]
-        if v is not None:
-            um |= 1 << i
-            total += v
-    lm = 0
-    for i, v in enumerate(column[UPPER:]):
-        if v is not None:
-            lm |= 1 << i
-    pair = model.pair_of(um, total)
-    flag = 0
-    if model.flags == 2:
-        flag = int(bool(sheet.columns[0][UPPER + int(model.cfg[YC])]))
-    cap = int(model.cfg[B_])
-    throws = int(model.cfg[T_])
-    banked = sheet.banked if options.banked_throws else 0
-    upper_gain, lower_gain = bank_gains(options)
-    reach = col * int(model.cfg[BANK_COLUMN]) + upper_gain * um.bit_count() + lower_gain * lm.bit_count()
-    if banked > reach:
-        raise KostiError(f"a sheet with these cells recorded cannot have banked {banked} throws (≤ {reach})")
-    bank = min(banked + max(0, state.throws - throws), cap)
-    left = min(SHEET.throws_left(state), cap + throws - 1)
-    recorded = sheet_total(options, sheet) if with_total else 0
-    return Spot(col, lm, um, pair, flag, bank, left, recorded), DICE_INDEX[state.dice] if state.dice else 0
-
-
-def encode(solution: Solution, state: SheetState) -> tuple[Spot, tuple[int, ...]]:
-    """The spot of ``state`` (its recorded total left at 0) and its position row for the
-    compiled advisor (:data:`POSITION_FIELDS`)."""
-    spot, dice = _where(solution, state, with_total=False)
-    announced = -1
-    if state.announced is not None:
-        announced = cells_of(solution.model.options).index(state.announced)
-    row = (spot.column, spot.lm, spot.pair, spot.flag, spot.bank, state.throws, dice, spot.left, announced)
-    return spot, row
+    s = spots(model, np.array(position_row(model, state), dtype=np.int64))[0]
+    recorded = sheet_total(model.options, state.sheets[state.current])
+    column, lm, um, pair, flag, bank, left = (
+        int(s[k]) for k in (S_COLUMN, S_LM, S_UM, S_PAIR, S_FLAG, S_BANK, S_LEFT)
+    )
+    return Spot(column, lm, um, pair, flag, bank, left, recorded)
 
 
 def width(model: Model) -> int:
@@ -122,19 +155,31 @@ def option_index(model: Model, action: Action) -> int:
 
 
 def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
-    """Every option's value for each position row (:func:`encode`), in one compiled call per
-    thread: a row of :func:`width` values, NaN where the option is not legal. A value is the
-    expected score still to come after the option, the sheet's recorded total excluded."""
+    """Every option's value for each position row (:func:`position_row`), in one compiled call
+    (per thread, for a large batch): a row of :func:`width` values, NaN where the option is
+    not legal. A value is the expected score still to come after the option, the sheet's
+    recorded total excluded. A row that is no position of the sheet raises
+    :class:`KostiError` with the reason."""
     from kosti.solver import kernels  # numba is loaded when the first value is asked for
 
-    rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, len(POSITION_FIELDS))
-    out = np.empty((len(rows), width(solution.model)))
-    packed = solution.model.packed
+    model = solution.model
+    rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, row_length(model))
+    out = np.empty((len(rows), width(model)))
+    packed = model.packed
+    bad: list[int] = []
 
     def work(start: int, stop: int) -> None:
-        kernels.position_values_batch(*packed, solution.values, rows[start:stop], out[start:stop])
+        stopped = kernels.position_values_batch(
+            *packed, solution.values, rows[start:stop].ravel(), out[start:stop].ravel()
+        )
+        if stopped >= 0:
+            bad.append(start + stopped)
 
-    in_parallel(len(rows), work, chunk=256)
+    # threads only for large batches: a piece must outweigh handing it to a thread, and on
+    # a busy machine a second thread of a small batch costs more than it saves
+    in_parallel(len(rows), work, chunk=2048)
+    if bad:
+        _refuse(model, rows[min(bad)])
     return out
 
 
@@ -147,6 +192,7 @@ class SheetAdvisor:
         # by the variant object's identity (the states of one game share it); the variant is
         # kept with its solution so that its id is not reused
         self._solved: dict[int, tuple[Any, Solution]] = {}
+        self._kernel: Any = None
 
     def solution(self, state: GameState) -> Solution:
         """The solved tables of the state's variant (from the disk cache after the first time)."""
@@ -161,28 +207,33 @@ class SheetAdvisor:
         self._solved[id(state.variant)] = (state.variant, solution)
         return solution
 
-    def values(self, state: GameState) -> tuple[Spot, F64]:
-        """The spot of ``state`` (recorded total left at 0) and every option's value there
-        (a row of :func:`option_values`), in one compiled call."""
-        from kosti.solver import kernels
-
+    def values(self, state: GameState) -> F64:
+        """Every option's value in ``state`` (a row of :func:`option_values`), in one compiled
+        call: the expected score still to come after each option, recorded total excluded."""
         solution = self.solution(state)
         if not isinstance(state, SheetState):  # pragma: no cover - solution() refuses
             raise OptionError("not a score-sheet state")
-        spot, row = encode(solution, state)
-        out = np.empty((1, width(solution.model)))
+        if self._kernel is None:
+            from kosti.solver import kernels  # numba is loaded when the first value is asked for
+
+            self._kernel = kernels.position_values_batch
+        model = solution.model
+        row = np.fromiter(position_row(model, state), np.int64)
+        out = np.empty(width(model))
         # the batch kernel on one row: one more compiled function would cost its compile time
-        kernels.position_values_batch(*solution.model.packed, solution.values, np.array([row]), out)
-        return spot, out[0]
+        if self._kernel(*model.packed, solution.values, row, out) >= 0:
+            _refuse(model, row)
+        return out
 
     def values_batch(self, states: list[SheetState]) -> F64:
-        """Every option's value in each of ``states`` (one variant), in one compiled call per thread."""
+        """Every option's value in each of ``states`` (one variant): :func:`option_values`."""
         if not states:
             return np.empty((0, 0))
         solution = self.solution(states[0])
         if any(s.variant != states[0].variant for s in states):
             raise OptionError("a batch of positions is of one variant")
-        rows = np.array([encode(solution, s)[1] for s in states], dtype=np.int64)
+        model = solution.model
+        rows = np.array([position_row(model, s) for s in states], dtype=np.int64)
         return option_values(solution, rows)
 
     def future(self, state: GameState) -> list[tuple[Action, float]]:
@@ -194,7 +245,7 @@ class SheetAdvisor:
         if not decisions:
             return []
         solution = self.solution(state)
-        _, row = self.values(state)
+        row = self.values(state)
         model = solution.model
         return [(a, float(row[option_index(model, a)])) for a in decisions]
 
@@ -209,9 +260,9 @@ class SheetAdvisor:
         if state.pending:
             # the throw is due: the value of holding what is held (before the first: the throw)
             decided = state if state.throws == 0 else _undo_hold(state)
-            _, row = self.values(decided)
+            row = self.values(decided)
             return spot_of(solution, state).recorded + float(row[INDEX[state.held] if state.throws else 0])
-        _, row = self.values(state)
+        row = self.values(state)
         return spot_of(solution, state).recorded + float(np.nanmax(row))
 
     def advise(self, state: GameState) -> list[Advice]:

@@ -27,13 +27,20 @@ banked throws is ``V[slot[state] + min(b, top[state])]`` (:class:`~kosti.solver.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 import numba
 import numpy as np
 
 from kosti.solver.model import (
     B_,
+    BAD_ANNOUNCED,
+    BAD_BANK,
+    BAD_DICE,
+    BAD_UPPER,
+    BANK_COLUMN,
+    BANK_LOWER,
+    BANK_UPPER,
     BANK_VALUE,
     EXTRA,
     F64,
@@ -45,8 +52,26 @@ from kosti.solver.model import (
     KIND_ANNOUNCED,
     KIND_ORDERED,
     L_,
+    N_SPOT,
     NCOL,
+    OPEN,
     P0,
+    Q_ANNOUNCED,
+    Q_BANKED,
+    Q_DICE,
+    Q_THROWS,
+    S_ANNOUNCED,
+    S_BANK,
+    S_COLUMN,
+    S_DICE,
+    S_FLAG,
+    S_LEFT,
+    S_LM,
+    S_PAIR,
+    S_REACH,
+    S_STATUS,
+    S_THROWS,
+    S_UM,
     SCRATCH,
     SEQ,
     T_,
@@ -114,15 +139,17 @@ def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
         _a1(floats, meta, 11),
         _a1(ints, meta, 12),
         _a2(ints, meta, 13),
-        _a1(ints, meta, 14),
-        _a1(ints, meta, 15),
-        _a2(floats, meta, 16),
-        _a2(ints, meta, 17),
+        _a2(ints, meta, 14),
+        _a2(floats, meta, 15),
+        _a2(ints, meta, 16),
+        _a1(ints, meta, 17),
         _a1(ints, meta, 18),
         _a1(ints, meta, 19),
-        _a1(ints, meta, 20),
+        _a4(ints, meta, 20),
         _a4(ints, meta, 21),
-        _a4(ints, meta, 22),
+        _a2(ints, meta, 22),
+        _a2(ints, meta, 23),
+        _a2(floats, meta, 24),
     )
 
 
@@ -166,6 +193,12 @@ def fill_next(
                 out[j] = reward + (j if j < B else B) * fcfg[BANK_VALUE]
             return
     base = slot[col, lm, p, y]
+    if cfg[B_] == 0:
+        # no bank: one value per state (and its ``top`` need not be read)
+        v = reward + V[base]
+        for j in range(n):
+            out[j] = v
+        return
     t = top[col, lm, p, y]
     for j in range(n):
         out[j] = reward + V[base + (j if j < t else t)]
@@ -233,7 +266,11 @@ def successors(
             lm2 = lm | (1 << c)
             y2 = 1 if (c == cfg[YC] and col == 0 and cfg[TRACK_Y]) else y
             fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y, 0.0, Vz[c])
-            fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y2, 0.0, Vnz[c])
+            if y2 == y:
+                for j in range(jm):
+                    Vnz[c, j] = Vz[c, j]
+            else:
+                fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y2, 0.0, Vnz[c])
             for j in range(jm):
                 if Vz[c, j] > maxVz[j]:
                     maxVz[j] = Vz[c, j]
@@ -259,6 +296,102 @@ def joker_for(cfg: I64, joker: bool, um: int, face: int) -> bool:
 
 
 @inline
+def records(
+    T: Tables,
+    j0: int,
+    j1: int,
+    first: int,
+    um: int,
+    ua: int,
+    la: int,
+    joker: bool,
+    y: int,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    maxVz: F64,
+    out: F64,
+) -> None:
+    """``out[j - j0, d]``: the best record (or scratch) of each throw ``d`` with ``j`` throws
+    left, for ``j0 ≤ j ≤ j1``, among the cells the engine allows (one pass over the throws)."""
+    cfg = T.cfg
+    counts = T.counts
+    nd = counts.shape[0]
+    rows = j1 - j0 + 1
+    # with no bank the future after a record does not depend on the throws left: one row
+    # is worked out and copied
+    nj = 1 if cfg[B_] == 0 else rows
+    # the allowed upper cells' values by count, and the lower cells' after a score: small
+    # tables read for each throw
+    faces = np.empty(6, dtype=np.int64)
+    uj = np.empty((6, 6, nj))
+    nu = 0
+    for f in range(6):
+        if (ua >> f) & 1:
+            faces[nu] = f
+            for n in range(6):
+                for k in range(nj):
+                    uj[nu, n, k] = Uv[f, n, j0 + k]
+            nu += 1
+    L = cfg[L_]
+    vnz = np.empty((L, nj))
+    for c in range(L):
+        for k in range(nj):
+            vnz[c, k] = Vnz[c, j0 + k]
+    nz_ptr = T.nz_ptr[first]
+    nz_cell = T.nz_cell[first]
+    nz_score = T.nz_score[first]
+    for d in range(nd):
+        lo = nz_ptr[d]
+        hi = nz_ptr[d + 1]
+        for k in range(nj):
+            # one running maximum in a register per row; a dash anywhere is a lower bound
+            b = maxVz[j0 + k] if la else NEG
+            for i in range(nu):
+                b = max(b, uj[i, counts[d, faces[i]], k])
+            if la:
+                # only the cells where the throw scores: a 0 is worth no more than a dash
+                for e in range(lo, hi):
+                    c = nz_cell[e]
+                    if (la >> c) & 1:
+                        b = max(b, nz_score[e] + vnz[c, k])
+            out[k, d] = b
+    extra = T.fcfg[EXTRA]
+    joker_score = T.joker_score
+    for yf in range(1, 7):
+        d = T.lut[5 * 6 ** (yf - 1)] - FIVE
+        for k in range(nj):
+            j = j0 + k
+            if joker_for(cfg, joker, um, yf):
+                best = NEG
+                if cfg[JOKER] == 1 and (ua >> (yf - 1)) & 1:
+                    # forced joker: its own upper cell if open
+                    best = Uv[yf - 1, 5, j]
+                else:
+                    if la:
+                        for c in range(L):
+                            if (la >> c) & 1:
+                                s = joker_score[first, c, yf]
+                                v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
+                                if v > best:
+                                    best = v
+                    if cfg[JOKER] == 2 or not la:
+                        for f in range(6):
+                            if (ua >> f) & 1:
+                                v = Uv[f, counts[d, f], j]
+                                if v > best:
+                                    best = v
+                out[k, d] = best
+            if y == 1:
+                out[k, d] += extra
+            if cfg[SCRATCH] and la and maxVz[j] > out[k, d]:
+                out[k, d] = maxVz[j]
+    for k in range(nj, rows):
+        for d in range(nd):
+            out[k, d] = out[0, d]
+
+
+@inline
 def record_all(
     T: Tables,
     j: int,
@@ -274,66 +407,8 @@ def record_all(
     maxVz: F64,
     out: F64,
 ) -> None:
-    """``out[d]``: the best record (or scratch) of each throw ``d`` with ``j`` throws left,
-    among the cells the engine allows."""
-    cfg = T.cfg
-    counts = T.counts
-    nd = counts.shape[0]
-    floor = maxVz[j] if la else NEG
-    for d in range(nd):
-        out[d] = floor
-    for f in range(6):
-        if (ua >> f) & 1:
-            u = Uv[f]
-            for d in range(nd):
-                v = u[counts[d, f], j]
-                if v > out[d]:
-                    out[d] = v
-    if la:
-        # lower cells never score below 0, so a dash anywhere (``floor``) is a lower bound
-        lower_score = T.lower_score
-        nz_ptr = T.nz_ptr
-        nz_cell = T.nz_cell
-        for d in range(nd):
-            b = out[d]
-            for k in range(nz_ptr[first, d], nz_ptr[first, d + 1]):
-                c = nz_cell[first, k]
-                if (la >> c) & 1:
-                    v = lower_score[first, c, d] + Vnz[c, j]
-                    if v > b:
-                        b = v
-            out[d] = b
-    extra = T.fcfg[EXTRA]
-    yahtzee = T.yahtzee
-    joker_score = T.joker_score
-    for d in range(nd):
-        yf = yahtzee[d]
-        if yf == 0:
-            continue
-        if joker_for(cfg, joker, um, yf):
-            best = NEG
-            if cfg[JOKER] == 1 and (ua >> (yf - 1)) & 1:
-                # forced joker: its own upper cell if open
-                best = Uv[yf - 1, 5, j]
-            else:
-                if la:
-                    for c in range(cfg[L_]):
-                        if (la >> c) & 1:
-                            s = joker_score[first, c, yf]
-                            v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
-                            if v > best:
-                                best = v
-                if cfg[JOKER] == 2 or not la:
-                    for f in range(6):
-                        if (ua >> f) & 1:
-                            v = Uv[f, counts[d, f], j]
-                            if v > best:
-                                best = v
-            out[d] = best
-        if y == 1:
-            out[d] += extra
-        if cfg[SCRATCH] and la and maxVz[j] > out[d]:
-            out[d] = maxVz[j]
+    """``out[d]``: the best record (or scratch) of each throw ``d`` with ``j`` left (:func:`records`)."""
+    records(T, j, j, first, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, out.reshape((1, out.shape[0])))
 
 
 @inline
@@ -421,22 +496,20 @@ def expect(T: Tables, W: F64, E: F64) -> None:
 @inline
 def best_holds(T: Tables, E: F64, best_sub: F64, M: F64) -> None:
     """``M[d]``: the best hold (at most four dice) of each throw ``d``, from the holds' values ``E``."""
-    sub_ptr = T.sub_ptr
-    sub_idx = T.sub_idx
+    subs = T.subs
+    # every multiset looks at five of its sub-multisets, the missing ones at a last entry
+    # that is never best: the same work for each, and no branch to mispredict
+    best_sub[FIVE] = NEG
     for m in range(FIVE):
         b = E[m]
-        for k in range(sub_ptr[m], sub_ptr[m + 1]):
-            v = best_sub[sub_idx[k]]
-            if v > b:
-                b = v
+        for i in range(5):
+            b = max(b, best_sub[subs[m, i]])
         best_sub[m] = b
     for d in range(M.shape[0]):
         m = FIVE + d
         b = NEG
-        for k in range(sub_ptr[m], sub_ptr[m + 1]):
-            v = best_sub[sub_idx[k]]
-            if v > b:
-                b = v
+        for i in range(5):
+            b = max(b, best_sub[subs[m, i]])
         M[d] = b
 
 
@@ -461,17 +534,15 @@ def chain(
     """A free or ordered column's later throws: for ``j ≤ jw`` the value ``W[j]`` of each throw
     with ``j`` throws left and every hold's value ``E[j]`` with ``j`` throws left after it
     (``E[j]`` averages ``W[j]``); for ``1 ≤ j ≤ jm`` (``jm ≤ jw + 1``) each throw's best hold ``M[j]``."""
-    best_sub = np.empty(FIVE)
-    rec = np.empty(W.shape[1])
+    best_sub = np.empty(FIVE + 1)
+    records(T, 0, jw, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W)
     for j in range(jw + 1):
-        if j == 0:
-            record_all(T, 0, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W[0])
-        else:
-            record_all(T, j, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+        if j > 0:
             Mj = M[j]
             Wj = W[j]
-            for d in range(rec.shape[0]):
-                Wj[d] = rec[d] if rec[d] > Mj[d] else Mj[d]
+            for d in range(Wj.shape[0]):
+                if Mj[d] > Wj[d]:
+                    Wj[d] = Mj[d]
         expect(T, W[j], E[j])
         if j + 1 <= jm:
             best_holds(T, E[j], best_sub, M[j + 1])
@@ -496,7 +567,7 @@ def chase(
     ``Wc[j, d]`` of throw ``d`` (after the first) with ``j`` throws left, its best hold
     ``Mc[j, d]`` (``Mc[0]`` is unused) and every hold's value ``Ec[j]`` with ``j`` left after it."""
     nd = Wc.shape[1]
-    best_sub = np.empty(FIVE)
+    best_sub = np.empty(FIVE + 1)
     rec = np.empty(nd)
     for j in range(jc + 1):
         if j == 0:
@@ -767,14 +838,133 @@ def position_values(
         out[h] = later[h]
 
 
+@inline
+def locate(T: Tables, q: I64, spot: I64) -> None:
+    """Where the position row ``q`` (:data:`~kosti.solver.model.POSITION`) stands, into ``spot``
+    (:data:`~kosti.solver.model.SPOT`; its status is 0, or why ``q`` is no position of the sheet)."""
+    cfg = T.cfg
+    n_cells = 6 + cfg[L_]
+    n_col = cfg[NCOL]
+    # the column being filled: the first with an open cell
+    col = 0
+    for c in range(n_col):
+        found = False
+        for i in range(n_cells):
+            if q[c * n_cells + i] == OPEN:
+                found = True
+                break
+        if found:
+            col = c
+            break
+    at = col * n_cells
+    um = 0
+    total = 0
+    for i in range(6):
+        v = q[at + i]
+        if v != OPEN:
+            um |= 1 << i
+            total += v
+    lm = 0
+    for i in range(cfg[L_]):
+        if q[at + 6 + i] != OPEN:
+            lm |= 1 << i
+    spot[S_STATUS] = 0
+    lo = T.pair_range[um, 0]
+    hi = T.pair_range[um, 1]
+    t = total if total > lo else lo
+    p = T.pair_table[um, (t if t < hi else hi) - lo]
+    if p < 0:
+        spot[S_STATUS] = BAD_UPPER
+    flag = 0
+    if cfg[Y_] == 2:
+        v = q[6 + cfg[YC]]
+        flag = 1 if (v != OPEN and v != 0) else 0
+    tail = n_col * n_cells
+    banked = q[tail + Q_BANKED]
+    made = q[tail + Q_THROWS]
+    B = cfg[B_]
+    TH = cfg[T_]
+    reach = col * cfg[BANK_COLUMN]
+    for i in range(6):
+        reach += cfg[BANK_UPPER] * ((um >> i) & 1)
+    for i in range(cfg[L_]):
+        reach += cfg[BANK_LOWER] * ((lm >> i) & 1)
+    if banked > reach or banked < 0 or made < 0:
+        spot[S_STATUS] = BAD_BANK
+    bank = banked + (made - TH if made > TH else 0)
+    left = (TH - made if made < TH else 0) + banked
+    # the dice: the index of their multiset (none before the first throw)
+    d = 0
+    if q[tail + Q_DICE] != 0:
+        code = 0
+        for i in range(5):
+            f = q[tail + Q_DICE + i]
+            if f < 1 or f > 6:
+                spot[S_STATUS] = BAD_DICE
+                f = 1
+            code += 6 ** (f - 1)
+        d = T.lut[code] - FIVE
+    else:
+        for i in range(5):
+            if q[tail + Q_DICE + i] != 0:
+                spot[S_STATUS] = BAD_DICE
+    if made > 0 and q[tail + Q_DICE] == 0:
+        spot[S_STATUS] = BAD_DICE
+    announced = q[tail + Q_ANNOUNCED]
+    if announced < -1 or announced >= n_cells:
+        spot[S_STATUS] = BAD_ANNOUNCED
+    spot[S_COLUMN] = col
+    spot[S_LM] = lm
+    spot[S_UM] = um
+    spot[S_PAIR] = p
+    spot[S_FLAG] = flag
+    spot[S_BANK] = bank if bank < B else B
+    spot[S_LEFT] = left if left < B + TH - 1 else B + TH - 1
+    spot[S_DICE] = d
+    spot[S_ANNOUNCED] = announced
+    spot[S_THROWS] = made
+    spot[S_REACH] = reach
+
+
 @jit
-def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> None:
-    """:func:`position_values` of every row of ``positions`` (columns: col, lm, p, y, bank,
-    throws, d, left, announced) into the rows of ``out``."""
+def locate_batch(ints: I64, floats: F64, meta: I64, positions: I64, spots: I64) -> None:
+    """:func:`locate` of every row of ``positions`` into the rows of ``spots``."""
     T = unpack(ints, floats, meta)
     for i in range(positions.shape[0]):
-        q = positions[i]
-        position_values(T, V, q[0], q[1], q[2], q[3], q[4], q[5], q[6], q[7], q[8], out[i])
+        locate(T, positions[i], spots[i])
+
+
+@jit
+def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> int:
+    """:func:`position_values` of every position row (:data:`~kosti.solver.model.POSITION`) in
+    ``positions``, one after another in one flat array, into ``out`` (flat too, a row of
+    values after another): −1, or the index of the first row that is no position of the
+    sheet (:func:`locate`), where it stopped."""
+    T = unpack(ints, floats, meta)
+    spot = np.empty(N_SPOT, dtype=np.int64)
+    cfg = T.cfg
+    n_row = cfg[NCOL] * (6 + cfg[L_]) + Q_ANNOUNCED + 1
+    n = positions.shape[0] // n_row
+    w = out.shape[0] // n if n else 0
+    for i in range(n):
+        locate(T, positions[i * n_row : (i + 1) * n_row], spot)
+        if spot[S_STATUS] != 0:
+            return i
+        position_values(
+            T,
+            V,
+            spot[S_COLUMN],
+            spot[S_LM],
+            spot[S_PAIR],
+            spot[S_FLAG],
+            spot[S_BANK],
+            spot[S_THROWS],
+            spot[S_DICE],
+            spot[S_LEFT],
+            spot[S_ANNOUNCED],
+            out[i * w : (i + 1) * w],
+        )
+    return -1
 
 
 # -- the simulator -------------------------------------------------------------------------------
@@ -863,6 +1053,148 @@ def throw(T: Tables, h: int, cnt: I64) -> int:
 
 
 @inline
+def solve_turn(
+    T: Tables,
+    V: F64,
+    col: int,
+    lm: int,
+    p: int,
+    y: int,
+    b: int,
+    kind: int,
+    ua: int,
+    la: int,
+    joker: bool,
+    may_scratch: int,
+    W: F64,
+    M: F64,
+    E: F64,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    maxVz: F64,
+    Wc: F64,
+    Mc: F64,
+    Ec: F64,
+    rec: F64,
+    scratch_M: F64,
+    announce: I64,
+) -> tuple[int, int]:
+    """What a turn's decisions need: every record's future (:func:`successors`), the holds'
+    values ``E`` (a free or ordered column) or each announced cell's chase (``Wc``, ``Mc``,
+    ``Ec``; the best announcement ``announce`` and its value ``scratch_M`` of each first throw),
+    and the decision before the first throw: (the cell scratched then, 1) or (−1, 0)."""
+    cfg = T.cfg
+    TH = cfg[T_]
+    L = cfg[L_]
+    nd = T.counts.shape[0]
+    um = T.pair_um[p]
+    j = b + TH - 1
+    successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+    if kind != KIND_ANNOUNCED:
+        if j >= 1:
+            chain(T, j - 1, j if may_scratch else j - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+    else:
+        for cell in range(6 + L):
+            if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                chase(T, um, joker, y, cell, j, Uv, Vz, Vnz, Wc[cell], Mc[cell], Ec[cell])
+        # the best announcement of each first throw
+        for d in range(nd):
+            scratch_M[d] = NEG
+            announce[d] = -1
+        if j >= 1:
+            for cell in range(6 + L):
+                if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                    for d in range(nd):
+                        if Mc[cell, j, d] > scratch_M[d]:
+                            scratch_M[d] = Mc[cell, j, d]
+                            announce[d] = cell
+    cell = -1
+    scratch = 0
+    if may_scratch:
+        record_all(T, j, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+        start = 0.0
+        prob = T.prob
+        for d in range(nd):
+            w = rec[d]
+            if j >= 1:
+                cont = M[j, d] if kind != KIND_ANNOUNCED else scratch_M[d]
+                if cont > w:
+                    w = cont
+            start += prob[d] * w
+        for c in range(L):
+            if (la >> c) & 1 and Vz[c, b + TH] > start:
+                start, cell, scratch = Vz[c, b + TH], 6 + c, 1
+    return cell, scratch
+
+
+class TurnCache(NamedTuple):
+    """The turns the simulator has worked out, to be read again when a later game comes to
+    the same state with the same bank: per entry the state's key (−1: empty), how often it
+    was read (an entry read often is not given up for a newcomer), the decision before the
+    first throw, the holds' values ``E[:j, :FIVE]`` and the records' futures for ``0..j``
+    throws left (``j`` is one less than the throws of a turn: no throw is banked)."""
+
+    key: I64
+    uses: I64
+    start: I64
+    E: F64
+    Uv: F64
+    Vz: F64
+    Vnz: F64
+
+
+@inline
+def fetch_turn(turns: TurnCache, e: int, j: int, E: F64, Uv: F64, Vz: F64, Vnz: F64) -> None:
+    """Entry ``e`` of ``turns`` back into the working tables."""
+    cE = turns.E
+    for r in range(j):
+        for h in range(FIVE):
+            E[r, h] = cE[e, r, h]
+    cU = turns.Uv
+    for f in range(6):
+        for n in range(6):
+            for r in range(j + 1):
+                Uv[f, n, r] = cU[e, f, n, r]
+    cZ = turns.Vz
+    cNZ = turns.Vnz
+    for c in range(Vz.shape[0]):
+        for r in range(j + 1):
+            Vz[c, r] = cZ[e, c, r]
+            Vnz[c, r] = cNZ[e, c, r]
+
+
+@inline
+def store_turn(
+    turns: TurnCache, e: int, key: int, j: int, cell: int, scratch: int, E: F64, Uv: F64, Vz: F64, Vnz: F64
+) -> None:
+    """Keep a turn worked out in entry ``e`` of ``turns``, unless its occupant is read often
+    (each newcomer then wears that down by one)."""
+    if turns.key[e] >= 0 and turns.uses[e] > 0:
+        turns.uses[e] -= 1
+        return
+    turns.key[e] = key
+    turns.uses[e] = 0
+    turns.start[e, 0] = cell
+    turns.start[e, 1] = scratch
+    cE = turns.E
+    for r in range(j):
+        for h in range(FIVE):
+            cE[e, r, h] = E[r, h]
+    cU = turns.Uv
+    for f in range(6):
+        for n in range(6):
+            for r in range(j + 1):
+                cU[e, f, n, r] = Uv[f, n, r]
+    cZ = turns.Vz
+    cNZ = turns.Vnz
+    for c in range(Vz.shape[0]):
+        for r in range(j + 1):
+            cZ[e, c, r] = Vz[c, r]
+            cNZ[e, c, r] = Vnz[c, r]
+
+
+@inline
 def play_game(
     T: Tables,
     V: F64,
@@ -876,15 +1208,16 @@ def play_game(
     Wc: F64,
     Mc: F64,
     Ec: F64,
+    turns: TurnCache,
 ) -> tuple[float, int]:
     """One solitaire game under the optimal strategy: (final score, the most throws ever banked).
 
     Each turn works out only what its decisions need: the later throws' values and every
-    hold's value once, then the holds of the throws actually made."""
+    hold's value once (or reads them from ``turns``, where an earlier game left them), then
+    the holds of the throws actually made."""
     cfg = T.cfg
     B = cfg[B_]
     TH = cfg[T_]
-    L = cfg[L_]
     nd = T.counts.shape[0]
     rec = np.empty(nd)
     scratch_M = np.empty(nd)
@@ -903,44 +1236,36 @@ def play_game(
         ua, la = allowed(T, kind, um, lm)
         joker = joker_applies(T, col, lm)
         j = b + TH - 1
-        successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
         may_scratch = cfg[SCRATCH] and la
-        if kind != KIND_ANNOUNCED:
-            if j >= 1:
-                chain(
-                    T, j - 1, j if may_scratch else j - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E
-                )
-        else:
-            for cell in range(6 + L):
-                if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
-                    chase(T, um, joker, y, cell, j, Uv, Vz, Vnz, Wc[cell], Mc[cell], Ec[cell])
-            # the best announcement of each first throw
-            for d in range(nd):
-                scratch_M[d] = NEG
-                announce[d] = -1
-            if j >= 1:
-                for cell in range(6 + L):
-                    if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
-                        for d in range(nd):
-                            if Mc[cell, j, d] > scratch_M[d]:
-                                scratch_M[d] = Mc[cell, j, d]
-                                announce[d] = cell
         cell = -1
         scratch = 0
-        if may_scratch:
-            record_all(T, j, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
-            start = 0.0
-            prob = T.prob
-            for d in range(nd):
-                w = rec[d]
-                if j >= 1:
-                    cont = M[j, d] if kind != KIND_ANNOUNCED else scratch_M[d]
-                    if cont > w:
-                        w = cont
-                start += prob[d] * w
-            for c in range(L):
-                if (la >> c) & 1 and Vz[c, b + TH] > start:
-                    start, cell, scratch = Vz[c, b + TH], 6 + c, 1
+        # a free or ordered column's turn with no banked throw can be kept, in one of two
+        # entries picked by its state
+        keep = kind != KIND_ANNOUNCED and b == 0 and turns.key.shape[0] > 1
+        hit = -1
+        key = T.slot[col, lm, p, y]
+        pair = 0
+        if keep:
+            pair = (key * 2654435761) % (turns.key.shape[0] // 2) * 2
+            if turns.key[pair] == key:
+                hit = pair
+            elif turns.key[pair + 1] == key:
+                hit = pair + 1
+        if hit >= 0:
+            fetch_turn(turns, hit, j, E, Uv, Vz, Vnz)
+            cell = turns.start[hit, 0]
+            scratch = turns.start[hit, 1]
+            if turns.uses[hit] < 15:
+                turns.uses[hit] += 1
+        else:
+            cell, scratch = solve_turn(
+                T, V, col, lm, p, y, b, kind, ua, la, joker, may_scratch, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc,
+                Ec, rec, scratch_M, announce,
+            )  # fmt: skip
+            if keep:
+                # the entry read less often makes way, once newcomers have worn its reads down
+                e = pair if turns.uses[pair] <= turns.uses[pair + 1] else pair + 1
+                store_turn(turns, e, key, j, cell, scratch, E, Uv, Vz, Vnz)
         left = b + TH
         d = 0
         k = 0
@@ -1010,8 +1335,11 @@ def play_game(
 
 
 @jit
-def play_games(ints: I64, floats: F64, meta: I64, V: F64, seed: int, scores: F64, banks: I64) -> None:
-    """Play ``len(scores)`` games; game ``g`` draws its dice from seed ``seed + g`` alone."""
+def play_games(
+    ints: I64, floats: F64, meta: I64, V: F64, seed: int, scores: F64, banks: I64, entries: int
+) -> None:
+    """Play ``len(scores)`` games; game ``g`` draws its dice from seed ``seed + g`` alone. Up to
+    ``entries`` turns worked out are kept for later games (:class:`TurnCache`)."""
     T = unpack(ints, floats, meta)
     cfg = T.cfg
     jc = cfg[B_] + cfg[T_] - 1
@@ -1032,6 +1360,16 @@ def play_games(ints: I64, floats: F64, meta: I64, V: F64, seed: int, scores: F64
     Wc = np.empty((chases, jc + 1, nd))
     Mc = np.empty((chases, jc + 1, nd))
     Ec = np.empty((chases, jc + 1, FIVE + nd))
+    TH = cfg[T_]
+    turns = TurnCache(
+        np.full(entries, -1, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros((entries, 2), dtype=np.int64),
+        np.empty((entries, TH - 1, FIVE)),
+        np.empty((entries, 6, 6, TH)),
+        np.empty((entries, L, TH)),
+        np.empty((entries, L, TH)),
+    )
     for g in range(scores.shape[0]):
         np.random.seed(seed + g)
-        scores[g], banks[g] = play_game(T, V, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc, Ec)
+        scores[g], banks[g] = play_game(T, V, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc, Ec, turns)

@@ -66,6 +66,40 @@ T_, B_, L_, NCOL, FULL_LM, YC, TRACK_Y, JOKER, SCRATCH, SEQ, P0, Y_, BANK_UPPER,
 # positions in the float configuration vector
 EXTRA, BANK_VALUE = range(2)
 
+OPEN = -(1 << 62)
+"""An open cell in a position row (:data:`POSITION`): no cell can score this."""
+POSITION = ("banked", "throws", "die 1", "die 2", "die 3", "die 4", "die 5", "announced")
+"""A position row as the compiled advisor takes it: every cell of the sheet (column by
+column, in table order, :data:`OPEN` where open), then these: the banked throws (0 on a
+sheet that banks none), the throws made this turn, the five dice on the table (0s before
+the first throw) and the index of the announced cell in its column (−1 for none)."""
+Q_BANKED, Q_THROWS, Q_DICE, Q_ANNOUNCED = 0, 1, 2, 7
+"""Where those fields stand after the cells."""
+SPOT = (
+    "column",
+    "lower mask",
+    "upper mask",
+    "pair",
+    "flag",
+    "bank",
+    "left",
+    "dice",
+    "announced",
+    "throws",
+    "reach",
+    "status",
+)
+"""What :func:`kosti.solver.kernels.locate` makes of a position row: the solver's state, the bank
+at the start of the turn and the throws left (as the solver counts them), the index of the dice,
+the announced cell, the throws made, the most the recorded cells can have banked, and 0 or why
+the row is no position of the sheet (:data:`BAD_BANK`, :data:`BAD_UPPER`, :data:`BAD_DICE`,
+:data:`BAD_ANNOUNCED`)."""
+S_COLUMN, S_LM, S_UM, S_PAIR, S_FLAG, S_BANK, S_LEFT, S_DICE, S_ANNOUNCED, S_THROWS, S_REACH, S_STATUS = (
+    range(len(SPOT))
+)
+N_SPOT = len(SPOT)
+BAD_BANK, BAD_UPPER, BAD_DICE, BAD_ANNOUNCED = range(1, 5)
+
 
 @dataclass(frozen=True)
 class DiceTables:
@@ -77,9 +111,9 @@ class DiceTables:
     """Probability of throw ``d`` when all five dice are thrown."""
     add: I64
     """``add[m, f]``: index in :data:`ALL` of multiset ``m`` plus one die ``f + 1`` (−1 at five)."""
-    sub_ptr: I64
-    sub_idx: I64
-    """``sub_idx[sub_ptr[m]:sub_ptr[m + 1]]``: ``m`` less one die, one entry per distinct face."""
+    subs: I64
+    """``subs[m]``: ``m`` less one die, one entry per distinct face, then :data:`FIVE` (which
+    stands for no multiset) up to five entries."""
     yahtzee: I64
     """``yahtzee[d]``: the face of five of a kind, 0 otherwise."""
     count_move: F64
@@ -130,12 +164,14 @@ def dice_tables() -> DiceTables:
     for d in DICE:
         hold_idx.extend(INDEX[h] for h in submultisets(d) if len(h) < 5)
         hold_ptr.append(len(hold_idx))
+    subs = np.full((len(ALL), 5), FIVE, dtype=np.int64)
+    for k in range(len(ALL)):
+        subs[k, : ptr[k + 1] - ptr[k]] = idx[ptr[k] : ptr[k + 1]]
     return DiceTables(
         cnt,
         prob,
         add,
-        np.array(ptr, dtype=np.int64),
-        np.array(idx, dtype=np.int64),
+        subs,
         yahtzee,
         move,
         all_counts,
@@ -162,8 +198,7 @@ class Tables(NamedTuple):
     prob: F64
     yahtzee: I64
     add: I64
-    sub_ptr: I64
-    sub_idx: I64
+    subs: I64
     count_move: F64
     all_counts: I64
     lut: I64
@@ -171,6 +206,9 @@ class Tables(NamedTuple):
     hold_idx: I64
     slot: I64
     top: I64
+    pair_range: I64
+    pair_table: I64
+    nz_score: F64
 
 
 class Packed(NamedTuple):
@@ -237,7 +275,8 @@ class Model:
     """``joker_score[first, c, face]``: lower cell ``c`` for five ``face``s played as a joker."""
     nz_ptr: I64
     nz_cell: I64
-    """``nz_cell[nz_ptr[first, d]:nz_ptr[first, d + 1]]``: lower cells where ``d`` scores above 0."""
+    """``nz_cell[first, nz_ptr[first, d]:nz_ptr[first, d + 1]]``: the lower cells where throw
+    ``d`` scores above 0."""
     upper_score: F64
     """``upper_score[f, n]``: the upper cell of face ``f + 1`` with ``n`` such dice."""
     pair_um: I64
@@ -275,8 +314,7 @@ class Model:
             t.prob,
             t.yahtzee,
             t.add,
-            t.sub_ptr,
-            t.sub_idx,
+            t.subs,
             t.count_move,
             t.all_counts,
             t.lut,
@@ -284,6 +322,9 @@ class Model:
             t.hold_idx,
             self.layout.slot,
             self.layout.top,
+            self.pair_range,
+            self.pair_table,
+            self.nz_score,
         )
 
     @property
@@ -329,14 +370,45 @@ class Model:
             raise KeyError(f"the state {(column, lm, pair, flag)} is never reached")
         return slot + min(bank, int(self.layout.top[column, lm, pair, flag]))
 
+    @cached_property
+    def pair_range(self) -> I64:
+        """``pair_range[um]``: the range ``(lo, hi)`` of upper totals the pairs of upper mask ``um``
+        tell apart (a total outside it counts as the nearer end; ``(0, 0)`` when the total does not
+        matter: no bonus to tell, or a full section, whose bonus is paid)."""
+        ranges = np.zeros((FULL_UPPER + 1, 2), dtype=np.int64)
+        if self.tracks_total:
+            ranges[:FULL_UPPER, 0] = self.clamp_lo[:FULL_UPPER]
+            ranges[:FULL_UPPER, 1] = self.clamp_hi[:FULL_UPPER]
+        return ranges
+
+    @cached_property
+    def pair_table(self) -> I64:
+        """``pair_table[um, t - lo]``: the pair of upper mask ``um`` with total ``t`` clamped to
+        :attr:`pair_range` (−1 where no sheet reaches it)."""
+        ranges = self.pair_range
+        table = np.full((FULL_UPPER + 1, int((ranges[:, 1] - ranges[:, 0]).max()) + 1), -1, dtype=np.int64)
+        for (um, t), p in self.pair_index.items():
+            table[um, t - ranges[um, 0]] = p
+        return table
+
+    @cached_property
+    def nz_score(self) -> F64:
+        """``nz_score[first, k]``: the score of lower cell ``nz_cell[first, k]`` for its throw
+        (:attr:`nz_cell`), so that a throw's scoring cells are read in one run."""
+        scores = np.zeros(self.nz_cell.shape)
+        for first in (0, 1):
+            for d in range(len(DICE)):
+                for k in range(int(self.nz_ptr[first, d]), int(self.nz_ptr[first, d + 1])):
+                    scores[first, k] = self.lower_score[first, int(self.nz_cell[first, k]), d]
+        return scores
+
     def pair_of(self, upper_mask: int, total: int) -> int:
         """The pair index of recorded upper cells ``upper_mask`` with this upper total."""
-        if upper_mask == FULL_UPPER:
-            return self.pair_index[(FULL_UPPER, 0)]
-        if not self.tracks_total:
-            return self.pair_index[(upper_mask, 0)]
-        t = min(max(total, int(self.clamp_lo[upper_mask])), int(self.clamp_hi[upper_mask]))
-        return self.pair_index[(upper_mask, t)]
+        lo, hi = (int(x) for x in self.pair_range[upper_mask])
+        pair = int(self.pair_table[upper_mask, min(max(total, lo), hi) - lo])
+        if pair < 0:
+            raise KeyError(f"no sheet has upper cells {upper_mask:06b} recorded with a total of {total}")
+        return pair
 
     def column_states(self, column: int) -> list[tuple[I64, I64, I64]]:
         """The states of a column by number of recorded cells, fullest first: (lower masks, pairs, flags).

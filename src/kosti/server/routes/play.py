@@ -182,6 +182,10 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
             pending = await _seated(connection)
             if pending is None:
                 return
+            if hub.rooms.get(table_id) is not room:  # forgotten while this socket waited
+                seat = room.sockets.pop(websocket, None)
+                room = connection.room = await hub.room(table_id)
+                room.sockets[websocket] = seat
         room.sockets.setdefault(websocket, None)
         await connection.send_state()
         if pending:

@@ -28,65 +28,65 @@ async def create_table(request: Request, hub: HubDep, body: CreateTable) -> dict
 
 @router.get("/{table_id}")
 async def get_table(hub: HubDep, table_id: str) -> dict[str, Any]:
-    room = await hub.room(table_id)
-    return state_message(room.table)
+    async with hub.visit(table_id) as room:
+        return state_message(room.table)
 
 
 @router.post("/{table_id}/join", dependencies=[Limited])
 async def join(hub: HubDep, table_id: str, body: JoinTable) -> dict[str, Any]:
-    room = await hub.room(table_id)
-    token = ""
+    async with hub.visit(table_id) as room:
+        token = ""
 
-    def plan(table: Table) -> list[Event]:
-        nonlocal token
-        events, token = table.plan_join(body.name, body.client_seed, body.token)
-        return events
+        def plan(table: Table) -> list[Event]:
+            nonlocal token
+            events, token = table.plan_join(body.name, body.client_seed, body.token)
+            return events
 
-    await hub.change(room, plan)
-    return {"seat": room.table.seat_of(token), "token": token, "version": room.table.version}
+        await hub.change(room, plan)
+        return {"seat": room.table.seat_of(token), "token": token, "version": room.table.version}
 
 
 @router.post("/{table_id}/bots", dependencies=[Limited])
 async def add_bot(hub: HubDep, table_id: str, body: AddBot | None = None) -> dict[str, Any]:
     wanted = body or AddBot()
-    room = await hub.room(table_id)
-    seat: list[int] = []
+    async with hub.visit(table_id) as room:
+        seat: list[int] = []
 
-    def plan(table: Table) -> list[Event]:
-        events = table.plan_bot(wanted.seat, wanted.level)
-        seat.append(events[0][1]["seat"])
-        return events
+        def plan(table: Table) -> list[Event]:
+            events = table.plan_bot(wanted.seat, wanted.level)
+            seat.append(events[0][1]["seat"])
+            return events
 
-    await hub.change(room, plan)
-    occupant = room.table.seats[seat[0]]
-    return {"seat": seat[0], "name": occupant.name if occupant else None, "version": room.table.version}
+        await hub.change(room, plan)
+        occupant = room.table.seats[seat[0]]
+        return {"seat": seat[0], "name": occupant.name if occupant else None, "version": room.table.version}
 
 
 @router.post("/{table_id}/leave", dependencies=[Limited])
 async def leave(hub: HubDep, table_id: str, body: LeaveTable) -> dict[str, Any]:
     """Resign or leave: a stand-in bot plays the seat out (before the start, the seat is freed)."""
-    room = await hub.room(table_id)
-    await hub.change(room, lambda table: table.plan_leave(body.token, body.resign))
-    return {"version": room.table.version, "status": room.table.status}
+    async with hub.visit(table_id) as room:
+        await hub.change(room, lambda table: table.plan_leave(body.token, body.resign))
+        return {"version": room.table.version, "status": room.table.status}
 
 
 @router.post("/{table_id}/back", dependencies=[Limited])
 async def back(hub: HubDep, table_id: str, body: SeatRequest) -> dict[str, Any]:
     """Take back a seat the stand-in bot plays since its turn ran out."""
-    room = await hub.room(table_id)
-    await hub.change(room, lambda table: table.plan_back(body.token))
-    return {"version": room.table.version}
+    async with hub.visit(table_id) as room:
+        await hub.change(room, lambda table: table.plan_back(body.token))
+        return {"version": room.table.version}
 
 
 @router.post("/{table_id}/rematch", dependencies=[Limited])
 async def rematch(hub: HubDep, table_id: str, body: SeatRequest) -> dict[str, Any]:
     """The rematch of a game that is over, with the same seats: ``{id}`` of its table."""
-    room = await hub.room(table_id)
-    new_id = await hub.rematch(room, body.token)
-    return {"id": new_id, "invite": f"/t/{new_id}"}
+    async with hub.visit(table_id) as room:
+        new_id = await hub.rematch(room, body.token)
+        return {"id": new_id, "invite": f"/t/{new_id}"}
 
 
 @router.get("/{table_id}/record")
 async def record(hub: HubDep, table_id: str) -> dict[str, Any]:
-    room = await hub.room(table_id)
-    return room.table.record().to_json()
+    async with hub.visit(table_id) as room:
+        return room.table.record().to_json()
