@@ -46,6 +46,8 @@ def scaled(name: str, target: int) -> Variant:
     the full game (880/1000, 850/1000), and only pits and a dump below the barrel stay."""
     base = variant(name)
     options = base.options
+    if target == getattr(options, "target", None):
+        return base  # the game itself (and its cached solve)
     at = getattr(options, "barrel_at", 880)
     barrel_at = max(5, round(target * at / 1000 / 5) * 5)
     overrides: dict[str, object] = {"target": target, "barrel_at": barrel_at}

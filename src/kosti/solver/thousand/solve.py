@@ -44,9 +44,9 @@ SOLVER_VERSION = "2"
 TOLERANCE = 1e-12
 """Sweeps stop once no value changes by more than this in a full sweep."""
 
-EVALUATION_GAIN = 1e-4
+EVALUATION_GAIN = 1e-5
 """Evaluation sweeps of a policy go on until their change is this fraction of the full sweep's."""
-MAX_EVALUATIONS = 20
+MAX_EVALUATIONS = 100
 """At most this many evaluation sweeps follow one full sweep."""
 
 Progress = Callable[[int, int], None]
