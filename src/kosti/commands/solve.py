@@ -157,7 +157,7 @@ def _thousand_position(data: Any) -> Any:
 
 def _thousand_solved(state: Any) -> bool:
     """True when the exact values of this «Тысяча» game are at hand (solved before, or small
-    enough to solve in seconds); a hint never starts a solve that can take hours (the
+    enough to solve in seconds); a hint never starts a solve that takes many minutes (the
     heuristic ranks the decisions until then)."""
     from kosti.solver.thousand.ready import ready
 

@@ -18,7 +18,7 @@ from kosti.solver.thousand.solve import is_solved
 QUICK_STATUSES = 150
 """The largest :func:`status_bound` solved on demand. At 150 statuses a player (22 500
 turn-start positions, each with up to ~40 turn totals) a solve takes a few seconds even on a
-loaded two-core machine; the full ``thousand-classic`` has 2 149 statuses and takes hours."""
+loaded two-core machine; the full ``thousand-classic`` has 2 149 statuses and takes tens of minutes."""
 
 
 def status_bound(rules: Variant) -> int:

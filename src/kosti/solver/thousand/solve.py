@@ -102,7 +102,7 @@ _MEMORY: dict[tuple[str, int], Solution] = {}
 
 def is_solved(rules: Variant, floor: int | None = None) -> bool:
     """True when ``rules`` has been solved already (in this process or in the disk cache), so
-    that :func:`solve` answers at once instead of starting a solve that may take hours."""
+    that :func:`solve` answers at once instead of starting a solve that may take many minutes."""
     low = default_floor(thousand_options(rules)) if floor is None else floor
     return (rules.spec, low) in _MEMORY or cache_path(rules.spec, low).exists()
 
