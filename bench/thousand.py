@@ -58,8 +58,8 @@ def scaled(name: str, target: int) -> Variant:
     return variant(name, overrides)
 
 
-def growth(targets: list[int]) -> None:
-    for name in FAMILIES:
+def growth(targets: list[int], families: tuple[str, ...] = FAMILIES) -> None:
+    for name in families:
         first: float | None = None
         for target in targets:
             rules = scaled(name, target)
@@ -162,10 +162,11 @@ def main() -> None:
     parser.add_argument("--rules", type=int, default=0, help="self-play games a rule set, at --games-target")
     parser.add_argument("--plot", default=None, help="write the full game's stop boundary to this PNG")
     parser.add_argument("--skip-growth", action="store_true")
+    parser.add_argument("--families", default=",".join(FAMILIES), help="variants to measure the growth of")
     args = parser.parse_args()
     targets = [int(t) for t in args.targets.split(",")]
     if not args.skip_growth:
-        growth(targets)
+        growth(targets, tuple(args.families.split(",")))
     if args.floor_check:
         floor_check(targets[0])
     if args.games:
