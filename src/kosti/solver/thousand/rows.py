@@ -16,16 +16,13 @@ the barrel's cap, and of a record at each total.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
 
-from kosti.solver.thousand.kernel import Tables
+from kosti.solver.thousand.kernel import Tables, inline, opponent_after
 from kosti.solver.thousand.model import BEYOND_EXACT, BEYOND_SAT, F64, Model
-
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 # -- modified policy iteration ----------------------------------------------------------
 #
@@ -60,10 +57,6 @@ BLOCK = 32
 WB, WD, WS, X, FIVE, MASS, START = range(7)
 
 
-def _inline(fn: Fn) -> Fn:
-    return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
-
-
 class Scratch(NamedTuple):
     """Working tables of each worker: ``[w]`` is worker ``w``'s, reused for every block."""
 
@@ -93,19 +86,7 @@ def scratch(rows: int, workers: int) -> Scratch:
     )
 
 
-@_inline
-def _opponent(T: Tables, i: int, j: int, new1: int, climbs: int) -> int:
-    """The opponent's status after mover ``i`` records a score of ``new1`` (§3.4 steps 2, 3), as
-    :func:`~.kernel.opponent_after` (an opponent left alone keeps their status: ``opp_next[j, 0]``
-    is ``j``)."""
-    if T.score[i] < T.score[j] < new1:
-        return int(T.opp_next[j, 1])
-    if climbs and T.on_barrel[j]:
-        return int(T.opp_next[j, 2])
-    return j
-
-
-@_inline
+@inline
 def _throw(T: Tables, D: F64, t: int, k: int, wb: F64, x: F64, L: int) -> None:
     """``x[q]``: the value of throwing ``k`` dice with ``t`` set aside (as :func:`~.kernel.throw_value`)."""
     a = T.bust[k]
@@ -129,7 +110,7 @@ def _throw(T: Tables, D: F64, t: int, k: int, wb: F64, x: F64, L: int) -> None:
             x[q] += p * best
 
 
-@_inline
+@inline
 def _confirm(T: Tables, D: F64, R: F64, t: int, wb: F64, x: F64, L: int) -> None:
     """``x[q]``: the confirmation throw of five (as :func:`~.kernel.confirm_value`)."""
     a = T.bust[5]
@@ -144,7 +125,7 @@ def _confirm(T: Tables, D: F64, R: F64, t: int, wb: F64, x: F64, L: int) -> None
             x[q] += p * (r if r >= 0.0 else D[t2, k2, q])
 
 
-@_inline
+@inline
 def _beyond(T: Tables, D: F64, R: F64, i: int, vec: F64, L: int) -> None:
     """Rows from ``top`` on: a win, a dot, or the closed forms of the barrel's cap (as
     :func:`~.kernel.saturated`)."""
@@ -185,7 +166,7 @@ def _beyond(T: Tables, D: F64, R: F64, i: int, vec: F64, L: int) -> None:
                 D[t, k, q] = d
 
 
-@_inline
+@inline
 def _solve(T: Tables, VT: F64, i: int, j0: int, L: int, D: F64, R: F64, vec: F64) -> None:
     """The turn of mover ``i`` against opponents ``j0 … j0 + L − 1`` (as :func:`~.kernel.solve_turn`);
     the turn's start values land in ``vec[START]``."""
@@ -197,7 +178,7 @@ def _solve(T: Tables, VT: F64, i: int, j0: int, L: int, D: F64, R: F64, vec: F64
         vec[WD, q] = 1.0 - VT[T.dot_next[i], j] if T.dot_next[i] >= 0 else 0.0
         vec[WS, q] = 0.0
         if T.beyond[i] == BEYOND_SAT:
-            vec[WS, q] = 1.0 - VT[T.sat_next[i], _opponent(T, i, j, T.sat_new1[i], T.sat_climbs[i])]
+            vec[WS, q] = 1.0 - VT[T.sat_next[i], opponent_after(T, i, j, T.sat_new1[i], T.sat_climbs[i])]
     _beyond(T, D, R, i, vec, L)
     wb = vec[WB]
     x = vec[X]
@@ -209,7 +190,7 @@ def _solve(T: Tables, VT: F64, i: int, j0: int, L: int, D: F64, R: F64, vec: F64
             climbs = T.climbs[b + t]
             row = VT[nxt]
             for q in range(L):
-                R[t, q] = 1.0 - row[_opponent(T, i, j0 + q, new1, climbs)]
+                R[t, q] = 1.0 - row[opponent_after(T, i, j0 + q, new1, climbs)]
         else:
             for q in range(L):
                 R[t, q] = -1.0
@@ -230,7 +211,7 @@ def _solve(T: Tables, VT: F64, i: int, j0: int, L: int, D: F64, R: F64, vec: F64
     _throw(T, D, 0, 5, wb, vec[START], L)
 
 
-@_inline
+@inline
 def _spread(T: Tables, D: F64, M: F64, t: int, k: int, m: F64, acc: F64, L: int) -> None:
     """Spreads ``m[q]``, the chance of throwing ``k`` dice at ``t``, over what the throw leaves,
     each throw set aside the best way (the first of equals, as :func:`_throw` chose)."""
@@ -257,7 +238,7 @@ def _spread(T: Tables, D: F64, M: F64, t: int, k: int, m: F64, acc: F64, L: int)
             M[t + T.gain[way], k - T.used[way], q] += m[q] * p
 
 
-@_inline
+@inline
 def _tail(T: Tables, i: int, t: int, k: int, m: float, ws: float, wb: float, acc: F64, q: int) -> None:
     """The outcomes of ``m``, the chance of reaching ``t ≥ top`` with ``k`` dice (−1: a record),
     for opponent ``q``: the closed forms of :func:`~.kernel.saturated` give it its outcomes."""
@@ -296,7 +277,7 @@ def _tail(T: Tables, i: int, t: int, k: int, m: float, ws: float, wb: float, acc
         acc[BUST, q] += m
 
 
-@_inline
+@inline
 def _outcomes(T: Tables, i: int, L: int, D: F64, R: F64, M: F64, S: F64, acc: F64, vec: F64) -> None:
     """The chances of the turn's ends under the policy ``D`` and ``R`` define (stop wherever
     stopping is worth at least throwing on): ``S[t, q]`` a record at ``t < top``, ``acc`` the
@@ -361,7 +342,7 @@ def _outcomes(T: Tables, i: int, L: int, D: F64, R: F64, M: F64, S: F64, acc: F6
         _tail(T, i, top + 1, -1, acc[PAST_TOP, q], ws, wb, acc, q)
 
 
-@_inline
+@inline
 def _stale(T: Tables, VT: F64, i: int, j0: int, j1: int, P: Any, Q: F64, x: F64) -> None:
     """``x[j − j0] = Σ chance × V[successor]`` over the recorded outcomes of mover ``i`` against
     each ``j`` in ``j0 … j1 − 1``."""
@@ -377,7 +358,7 @@ def _stale(T: Tables, VT: F64, i: int, j0: int, j1: int, P: Any, Q: F64, x: F64)
     if T.beyond[i] == BEYOND_SAT:
         sat = VT[T.sat_next[i]]
         for j in range(j0, j1):
-            x[j - j0] += Q[i, j, SAT] * sat[_opponent(T, i, j, T.sat_new1[i], T.sat_climbs[i])]
+            x[j - j0] += Q[i, j, SAT] * sat[opponent_after(T, i, j, T.sat_new1[i], T.sat_climbs[i])]
     for t in range(T.top[i]):
         if not T.can_stop[b + t]:
             continue  # no record here: its chances are 0
@@ -386,10 +367,10 @@ def _stale(T: Tables, VT: F64, i: int, j0: int, j1: int, P: Any, Q: F64, x: F64)
         climbs = T.climbs[b + t]
         off = (b + t) * n
         for j in range(j0, j1):
-            x[j - j0] += P[off + j] * row[_opponent(T, i, j, new1, climbs)]
+            x[j - j0] += P[off + j] * row[opponent_after(T, i, j, new1, climbs)]
 
 
-@_inline
+@inline
 def _block(
     T: Tables, VT: F64, i: int, j0: int, L: int, W: Scratch, w: int, P: Any, Q: F64, C: F64, out: F64
 ) -> None:
@@ -447,7 +428,7 @@ def improve(T: Tables, VT: F64, P: Any, Q: F64, C: F64, W: Scratch) -> float:
     return worst
 
 
-@_inline
+@inline
 def _write_back(VT: F64, i: int, out: F64) -> float:
     worst = 0.0
     for j in range(VT.shape[0]):
