@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -10,9 +12,11 @@ from kosti.bots.base import play_out
 from kosti.dice import reroll
 from kosti.errors import OptionError
 from kosti.games import engine_for
+from kosti.games.sheet.game import Sheet, SheetState
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant
 from kosti.sim.table import (
+    ALIKE,
     DICE_INDEX,
     HOLD_CODES,
     KEEPS,
@@ -25,6 +29,7 @@ from kosti.sim.table import (
     held_key,
     hold_keep,
     key_to_dice,
+    layout,
     transition,
 )
 
@@ -109,3 +114,79 @@ def test_a_solitaire_game_ends_with_every_cell_recorded() -> None:
     end = play_out(engine.new_game(rules, ["a"]), [TableBot()], SeededDice(1))
     assert engine.is_finished(end)
     assert end.turn == len(greedy_table("poker-classic").layout.cells)
+
+
+RULE_SPECS = (
+    "poker-classic(lower=[poker,chance])",
+    "yahtzee(lower=[full_house,yahtzee])",
+    "yahtzee(lower=[full_house,yahtzee],joker=free)",
+    "yahtzee(lower=[full_house,yahtzee],joker=none)",
+)
+PROBES: tuple[tuple[int, ...], ...] = (
+    *((f,) * 5 for f in range(1, 7)),
+    (1, 2, 3, 4, 5),
+    (2, 2, 3, 3, 3),
+    (1, 6, 6, 6, 6),
+    (1, 1, 4, 5, 6),
+)
+"""Every five alike (the jokers), and other throws: a straight, a full house, four alike."""
+
+
+@pytest.mark.parametrize("spec", RULE_SPECS)
+@pytest.mark.parametrize("held", [0, 50])
+def test_the_layout_records_where_what_and_with_the_bonus_the_engine_does(spec: str, held: int) -> None:
+    # every open-cell set, on real states whose recorded cells hold ``held``
+    rules = variant(spec)
+    lay, engine = layout(rules.spec), engine_for(rules)
+    start = engine.new_game(rules, ["a"])
+    assert isinstance(start, SheetState)
+    masks = np.arange(1, lay.full + 1)
+    legal, joker = lay.rules(masks)
+    for i, mask in enumerate(masks):
+        column = tuple(None if mask >> c & 1 else held for c in range(lay.n_cells))
+        sheet = replace(start, sheets=(Sheet((column,)),), pending=0)
+        for dice in PROBES:
+            d, kind = DICE_INDEX[dice], ALIKE[DICE_INDEX[dice]]
+            for throws in (1, 2):
+                state = replace(sheet, dice=dice, throws=throws)
+                cells = engine.scorable_cells(state)
+                assert [lay.cells[c] for c in np.flatnonzero(legal[i, kind])] == cells
+                for cell in cells:
+                    c = lay.cells.index(cell)
+                    value = engine.score_of(state, cell)
+                    assert lay.score[joker[i, kind], int(throws == 1), d, c] == value
+                    assert lay.scored_by[joker[i, kind], int(throws == 1), d, c] == (
+                        cell == "yahtzee" and value != 0
+                    )
+                if throws == 2:
+                    after = engine.apply(state, Score(cells[0]))
+                    scored = "yahtzee" in lay.cells and column[lay.cells.index("yahtzee")] == 50
+                    assert after.sheets[0].yahtzee_bonuses == lay.extra[int(scored), d]
+
+
+def test_the_reachable_open_cell_sets_follow_the_stages() -> None:
+    # sequential stages (RULES.md §1.4): the lower cells stay open until the upper section is full
+    classic = layout(variant(RULE_SPECS[0]).spec)
+    lower = classic.full >> 6
+    expected = [m for m in range(1, classic.full + 1) if m & 0b111111 == 0 or m >> 6 == lower]
+    assert classic.masks.tolist() == expected
+    assert classic.row_of_mask[0b111111] == -1 and classic.row_of_mask[lower << 6 | 1] >= 0
+    free = layout(variant(RULE_SPECS[1]).spec)
+    assert free.masks.tolist() == list(range(1, free.full + 1))
+
+
+@pytest.mark.parametrize(
+    ("spec", "upper", "extras", "added"),
+    [
+        ("poker-classic", [-1, 0, 6], [0, 0, 0], [0, 50, 50]),
+        ("yahtzee", [62, 63, 62, 63], [0, 0, 2, 1], [0, 35, 200, 135]),
+        ("yahtzee(extra_yahtzee_bonus=0)", [63], [1], [35]),
+        ("poker-free", [-5, 0, 100], [0, 0, 0], [0, 0, 0]),
+    ],
+)
+def test_a_full_sheet_adds_the_upper_bonus_and_the_extra_yahtzees(
+    spec: str, upper: list[int], extras: list[int], added: list[int]
+) -> None:
+    # RULES.md §1.4–§1.5: classic +50 at an upper total of 0 or more, yahtzee +35 at 63, +100 a Yahtzee
+    lay = layout(variant(spec).spec)
+    assert lay.bonus(np.array(upper), np.array(extras)).tolist() == added

@@ -74,7 +74,16 @@ YAHTZEE_5 = "yahtzee(lower=[three_of_a_kind,full_house,small_straight,yahtzee,ch
 """Five throws make Yahtzees common: jokers and the extra-Yahtzee bonus get played."""
 
 
-@pytest.mark.parametrize("spec", ["poker-classic", "poker-extended(throws=2)", YAHTZEE_5])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "poker-classic",
+        "poker-extended(throws=2)",
+        YAHTZEE_5,
+        YAHTZEE_5.replace(")", ",joker=free)"),
+        YAHTZEE_5.replace(")", ",joker=none)"),
+    ],
+)
 def test_each_game_scores_what_the_engine_scores_on_the_same_dice(spec: str) -> None:
     rules = variant(spec)
     engine = engine_for(rules)
@@ -88,7 +97,7 @@ def test_each_game_scores_what_the_engine_scores_on_the_same_dice(spec: str) -> 
         assert not dice.keys
         assert engine.scores(end) == [vector_total]
         extra_yahtzees += summary(end)["players"][0].get("yahtzee_bonuses", 0)
-    if spec == YAHTZEE_5:
+    if spec.startswith("yahtzee"):
         assert extra_yahtzees > 0
 
 

@@ -15,16 +15,26 @@ cell alone. Each cell is thus valued as it compares with its usual yield, which
 keeps the policy from spending a rich cell on poor dice; it looks no further than
 the turn (no upper-bonus planning), which the exact solver does.
 
+The rules both stand on are the engine's (RULES.md §1): :class:`SheetLayout` asks
+:mod:`kosti.games.sheet.game` and :mod:`kosti.games.sheet.scoring` once, for every
+reachable set of open cells, where a throw may be recorded (stages and the forced
+joker: ``scorable_cells``), whether it is a joker, what it scores, when it earns the
+extra-Yahtzee bonus and what a full sheet adds to its cells; the policy and the
+simulator only read those tables.
+
 Supported: one column, no banked throws, no scratching (``poker-classic``,
-``poker-extended``, ``poker-free``, ``yahtzee`` and their option variations).
+``poker-extended``, ``poker-free``, ``yahtzee`` and their option variations, any
+joker rule).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -35,9 +45,20 @@ from kosti.actions import Action, Hold, Score
 from kosti.dice import Faces, multisets, reroll
 from kosti.errors import IllegalActionError, OptionError
 from kosti.games.base import GameState
-from kosti.games.sheet.game import SheetState, cells_of, options_of
+from kosti.games.sheet.game import (
+    Sheet,
+    SheetState,
+    allowed_cells,
+    cells_of,
+    extra_yahtzee,
+    joker_cells,
+    joker_face,
+    options_of,
+    sheet_total,
+    yahtzee_scored,
+)
 from kosti.games.sheet.scoring import cell_score
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import SheetOptions
 from kosti.rules.presets import Variant
 from kosti.rules.presets import variant as make_variant
 
@@ -115,7 +136,15 @@ def hold_keep() -> IntArray:
     )
 
 
-FIVE_OF_A_KIND = np.array([len(set(d)) == 1 for d in THROWN])
+ALIKE = np.array([d[0] if len(set(d)) == 1 else 0 for d in THROWN], dtype=np.int64)
+"""``ALIKE[dice]``: the face of five alike, 0 for any other throw: the *kind* of a throw.
+
+Where a throw may be recorded and how it scores depend on the dice only through the
+engine's :func:`~kosti.games.sheet.game.joker_face`, which concerns five alike alone; so
+the recording rules of an open-cell set are asked of the engine once for each kind."""
+KIND_DICE: tuple[Faces, ...] = ((1, 2, 3, 4, 6), *((f,) * 5 for f in range(1, 7)))
+"""A throw of each kind: ``KIND_DICE[k]`` has ``ALIKE == k``."""
+N_KINDS = len(KIND_DICE)
 
 
 def hold_faces(dice: Faces, code: int) -> Faces:
@@ -131,32 +160,48 @@ def check_vector_sheet(options: object) -> SheetOptions:
         raise OptionError("the table policy plays one column, not the three columns of poker-fences")
     if options.banked_throws or options.scratch:
         raise OptionError("the table policy does not bank throws or scratch cells")
-    if options.joker == "free":
-        raise OptionError("the table policy plays the forced joker, not joker=free")
     return options
 
 
 @dataclass(frozen=True)
 class SheetLayout:
-    """The scoring tables of one sheet, indexed by cell (table order) and dice index."""
+    """The rules of one sheet as tables, indexed by cell (table order), dice index and
+    open-cell set: each entry is what the engine's own functions (:mod:`kosti.games.sheet.game`,
+    :mod:`kosti.games.sheet.scoring`) answer, asked once when the layout is built."""
 
     variant: Variant
     cells: tuple[str, ...]
     throws: int
-    sequential: bool
-    """Lower cells only once the upper section is full."""
 
     score: IntArray
-    """``score[first, dice, cell]``: what recording there scores (cell bonuses included)."""
+    """``score[joker, first, dice, cell]``: what recording there scores (cell bonuses included),
+    as :func:`~kosti.games.sheet.scoring.cell_score` gives it with the dice played as a joker
+    (``joker`` = 1) or not."""
 
-    joker_score: IntArray
-    """The same when the forced-joker rule applies (five of a kind, ``yahtzee`` recorded)."""
+    masks: IntArray
+    """The sets of open cells the rules can reach (bit ``c`` set: cell ``c`` open), ascending,
+    the full sheet (no cell open) left out: found by recording, from the empty sheet, in every
+    cell the engine allows (``legal``)."""
 
-    joker_cell: int | None
-    """The index of ``yahtzee`` when the joker rule is in force, else ``None``."""
+    row_of_mask: IntArray
+    """The row of a mask in :attr:`masks` (and in ``legal`` and ``joker``), −1 if unreachable."""
 
-    yahtzee_cell: int | None
-    """The index of ``yahtzee`` when extra Yahtzees earn a bonus, else ``None``."""
+    legal: npt.NDArray[np.bool_]
+    """``legal[row, kind, cell]``: a throw of that kind (:data:`ALIKE`) may be recorded in the
+    cell: the engine's ``scorable_cells`` (:func:`~kosti.games.sheet.game.allowed_cells` and
+    :func:`~kosti.games.sheet.game.joker_cells`)."""
+
+    joker: IntArray
+    """``joker[row, kind]``: 1 when a throw of that kind is a joker there
+    (:func:`~kosti.games.sheet.game.joker_face`), else 0: the first index of :attr:`score`."""
+
+    scored_by: npt.NDArray[np.bool_]
+    """``scored_by[joker, first, dice, cell]``: that record makes the Yahtzee cell hold a score
+    (:func:`~kosti.games.sheet.game.yahtzee_scored`)."""
+
+    extra: npt.NDArray[np.bool_]
+    """``extra[scored, dice]``: recording the dice earns the extra-Yahtzee bonus while the
+    Yahtzee cell holds a score (``scored`` = 1) or not (:func:`~kosti.games.sheet.game.extra_yahtzee`)."""
 
     @property
     def n_cells(self) -> int:
@@ -167,45 +212,60 @@ class SheetLayout:
         """The bit mask with every cell open."""
         return (1 << self.n_cells) - 1
 
-    def reachable(self, mask: int) -> bool:
-        """Can this set of open cells occur? (Sequential stages keep the lower cells open first.)"""
-        upper = (1 << len(UPPER_CELLS)) - 1
-        return not self.sequential or mask & upper == 0 or mask >> len(UPPER_CELLS) == self.full >> 6
+    def rules(self, masks: IntArray) -> tuple[npt.NDArray[np.bool_], IntArray]:
+        """``legal[i, kind, cell]`` and ``joker[i, kind]`` of each mask, reachable or not."""
+        rows = self.row_of_mask[masks]
+        legal = self.legal[rows]
+        joker = self.joker[rows]
+        unreachable = np.flatnonzero(rows < 0)
+        if len(unreachable):
+            options = check_vector_sheet(self.variant.options)
+            legal[unreachable], joker[unreachable] = mask_rules(options, masks[unreachable].tolist())
+        return legal, joker
 
-    def legal(self, masks: IntArray) -> npt.NDArray[np.bool_]:
-        """``legal[row, dice, cell]``: where the dice may be recorded, for each mask of open cells."""
-        open_ = ((masks[:, None] >> np.arange(self.n_cells)[None, :]) & 1).astype(bool)
-        allowed = open_.copy()
-        if self.sequential:
-            upper_open = open_[:, : len(UPPER_CELLS)].any(axis=1)
-            allowed[upper_open, len(UPPER_CELLS) :] = False
-        legal = np.repeat(allowed[:, None, :], N_THROWN, axis=1)
-        if self.joker_cell is not None:
-            # forced joker (the engine's scorable_cells): its upper cell if open, else a lower cell, else any
-            closed = ~open_[:, self.joker_cell]
-            for d in np.flatnonzero(FIVE_OF_A_KIND):
-                face = int(SORTED[d, 0])
-                rows = np.flatnonzero(closed)
-                sub = allowed[rows]
-                upper_cell = face - 1
-                choice = np.zeros_like(sub)
-                has_upper = sub[:, upper_cell]
-                choice[has_upper, upper_cell] = True
-                lower = sub.copy()
-                lower[:, : len(UPPER_CELLS)] = False
-                use_lower = ~has_upper & lower.any(axis=1)
-                choice[use_lower] = lower[use_lower]
-                rest = ~has_upper & ~use_lower
-                choice[rest] = sub[rest]
-                legal[rows, d, :] = choice
-        return legal
+    def bonus(self, upper: IntArray, extras: IntArray) -> IntArray:
+        """What full sheets add to their recorded cells, for each game's upper total and number
+        of extra Yahtzees: the engine's :func:`~kosti.games.sheet.game.sheet_total` of such a sheet
+        less its cells (the upper bonus, the extra-Yahtzee bonuses)."""
+        options = check_vector_sheet(self.variant.options)
+        low = int(upper.min(initial=0))
+        keys, inverse = np.unique((upper - low) * (self.n_cells + 1) + extras, return_inverse=True)
+        added = np.zeros(len(keys), dtype=np.int64)
+        for i, key in enumerate(keys):
+            total, count = divmod(int(key), self.n_cells + 1)
+            # a full column whose upper cells add up to the total
+            column = (total + low, *(0,) * (self.n_cells - 1))
+            added[i] = sheet_total(options, Sheet((column,), yahtzee_bonuses=count)) - sum(column)
+        result: IntArray = added[inverse.ravel()]
+        return result
 
-    def joker_applies(self, masks: IntArray) -> npt.NDArray[np.bool_]:
-        """Per mask: would five of a kind be a joker (``yahtzee`` already recorded)?"""
-        if self.joker_cell is None:
-            return np.zeros(masks.shape, dtype=bool)
-        closed: npt.NDArray[np.bool_] = ((masks >> self.joker_cell) & 1) == 0
-        return closed
+
+def mask_column(n_cells: int, mask: int) -> tuple[int | None, ...]:
+    """A column with the cells of ``mask`` open (``None``) and every other one recorded."""
+    return tuple(None if mask >> c & 1 else 0 for c in range(n_cells))
+
+
+def mask_rules(options: SheetOptions, masks: Iterable[int]) -> tuple[npt.NDArray[np.bool_], IntArray]:
+    """The engine's recording rules for columns whose open cells are ``masks``: where a throw of
+    each kind may be recorded (``[mask, kind, cell]``) and whether it is a joker (``[mask, kind]``)."""
+    cells = cells_of(options)
+    bit = {cell: 1 << c for c, cell in enumerate(cells)}
+    kind_of_column = options.column_kinds[0]
+    legal: list[list[int]] = []
+    joker: list[list[bool]] = []
+    for mask in masks:
+        column = mask_column(len(cells), mask)
+        allowed = allowed_cells(options, kind_of_column, column)
+        allowed_bits = sum(bit[c] for c in allowed)
+        faces = [joker_face(options, column, dice) for dice in KIND_DICE]
+        chosen = [joker_cells(options, allowed, face) for face in faces]
+        # most throws may go wherever the stage allows: their bits are counted once
+        legal.append([allowed_bits if c == allowed else sum(bit[x] for x in c) for c in chosen])
+        joker.append([face is not None for face in faces])
+    bits = np.array(legal, dtype=np.int64).reshape(-1, N_KINDS)
+    return (bits[:, :, None] >> np.arange(len(cells)) & 1).astype(bool), np.array(
+        joker, dtype=np.int64
+    ).reshape(-1, N_KINDS)
 
 
 @cache
@@ -214,23 +274,39 @@ def layout(spec: str) -> SheetLayout:
     rules = make_variant(spec)
     options = check_vector_sheet(rules.options)
     cells = cells_of(options)
-    score = np.zeros((2, N_THROWN, len(cells)), dtype=np.int64)
-    joker = np.zeros_like(score)
-    for first in (0, 1):
-        for d, dice in enumerate(THROWN):
-            for c, cell in enumerate(cells):
-                score[first, d, c] = cell_score(cell, dice, options, first_throw=bool(first))
-                joker[first, d, c] = cell_score(cell, dice, options, first_throw=bool(first), joker=True)
-    has_yahtzee = "yahtzee" in cells
+    n = len(cells)
+    score = np.zeros((2, 2, N_THROWN, n), dtype=np.int64)
+    scored_by = np.zeros(score.shape, dtype=bool)
+    for as_joker, first, (d, dice), (c, cell) in product((0, 1), (0, 1), enumerate(THROWN), enumerate(cells)):
+        value = cell_score(cell, dice, options, first_throw=bool(first), joker=bool(as_joker))
+        score[as_joker, first, d, c] = value
+        recorded = tuple(value if k == c else None for k in range(n))
+        scored_by[as_joker, first, d, c] = yahtzee_scored(options, recorded)
+    extra = np.array([[extra_yahtzee(options, bool(s), dice) for dice in THROWN] for s in (0, 1)])
+    # the reachable open-cell sets: from the empty sheet, record in every cell allowed
+    levels: list[tuple[list[int], npt.NDArray[np.bool_], IntArray]] = []
+    level = [(1 << n) - 1]
+    while level:
+        legal, joker = mask_rules(options, level)
+        levels.append((level, legal, joker))
+        below = np.array(level)[:, None] & ~(1 << np.arange(n))
+        level = sorted(set(below[legal.any(axis=1)].tolist()) - {0})
+    masks = np.concatenate([np.array(m, dtype=np.int64) for m, _, _ in levels])
+    order = np.argsort(masks)
+    masks = masks[order]
+    row_of_mask = np.full(1 << n, -1, dtype=np.int64)
+    row_of_mask[masks] = np.arange(len(masks))
     return SheetLayout(
         variant=rules,
         cells=cells,
         throws=options.throws,
-        sequential=options.stages == "sequential",
         score=score,
-        joker_score=joker,
-        joker_cell=cells.index("yahtzee") if options.joker != "none" and has_yahtzee else None,
-        yahtzee_cell=cells.index("yahtzee") if options.extra_yahtzee_bonus and has_yahtzee else None,
+        masks=masks,
+        row_of_mask=row_of_mask,
+        legal=np.concatenate([legal for _, legal, _ in levels])[order],
+        joker=np.concatenate([joker for _, _, joker in levels])[order],
+        scored_by=scored_by,
+        extra=extra,
     )
 
 
@@ -263,17 +339,19 @@ class SheetTable:
 
 
 def _turn_dp(
-    lay: SheetLayout, masks: IntArray, value: FloatArray, value_joker: FloatArray
+    lay: SheetLayout, masks: IntArray, value: FloatArray
 ) -> tuple[npt.NDArray[np.uint8], FloatArray]:
     """One turn's exact dynamic programme for a batch of masks.
 
-    ``value[first, dice, cell]`` is what recording is worth. Returns the decision codes
-    ``[mask, dice, throw]`` and each mask's expected value at the start of the turn.
-    Ties go to recording, then to the smallest cell or hold mask, so the table is deterministic.
+    ``value[joker, first, dice, cell]`` is what recording is worth (indexed as
+    :attr:`SheetLayout.score`). Returns the decision codes ``[mask, dice, throw]`` and each
+    mask's expected value at the start of the turn. Ties go to recording, then to the
+    smallest cell or hold mask, so the table is deterministic.
     """
-    legal = lay.legal(masks)
-    joker = np.flatnonzero(lay.joker_applies(masks))
-    five = np.flatnonzero(FIVE_OF_A_KIND)
+    legal_kinds, joker_kinds = lay.rules(masks)
+    legal = legal_kinds[:, ALIKE, :]
+    # where each mask's throws read value[joker, first] (flattened over joker and dice)
+    page = joker_kinds[:, ALIKE] * N_THROWN + np.arange(N_THROWN)
     throws = lay.throws
     act = np.zeros((len(masks), N_THROWN, throws), dtype=np.uint8)
     p = transition()
@@ -284,9 +362,7 @@ def _turn_dp(
         best_value = np.full(legal.shape[:2], -np.inf)
         best_cell = np.zeros(legal.shape[:2], dtype=np.int64)
         for c in range(lay.n_cells):
-            v = np.broadcast_to(value[first, :, c], best_value.shape).copy()
-            if len(joker):
-                v[np.ix_(joker, five)] = value_joker[first, five, c]
+            v = value[:, first, :, c].ravel()[page]
             v[~legal[:, :, c]] = -np.inf
             np.copyto(best_cell, c, where=v > best_value)
             np.maximum(best_value, v, out=best_value)
@@ -340,9 +416,7 @@ def greedy_table(spec: str) -> SheetTable:
     Built once per process; big tables are also kept in the cache directory.
     """
     lay = layout(spec)
-    masks = np.array([m for m in range(1, lay.full + 1) if lay.reachable(m)], dtype=np.int64)
-    row_of_mask = np.full(lay.full + 1, -1, dtype=np.int64)
-    row_of_mask[masks] = np.arange(len(masks))
+    masks, row_of_mask = lay.masks, lay.row_of_mask
     shape = (len(masks), N_THROWN, lay.throws)
     path = cache_path(lay.variant.spec) if len(masks) >= CACHE_FROM_ROWS else None
     if path is not None and path.exists():
@@ -354,16 +428,14 @@ def greedy_table(spec: str) -> SheetTable:
             pass  # a damaged cache file is built again
     n = lay.n_cells
     score = lay.score.astype(float)
-    joker = lay.joker_score.astype(float)
     # par: a whole turn spent on the one cell
     singles = np.array([1 << c for c in range(n)], dtype=np.int64)
-    _, par = _turn_dp(lay, singles, score, joker)
-    value = score - par[None, None, :]
-    value_joker = joker - par[None, None, :]
+    _, par = _turn_dp(lay, singles, score)
+    value = score - par
     act = np.zeros(shape, dtype=np.uint8)
     for start in range(0, len(masks), BATCH):
         chunk = masks[start : start + BATCH]
-        act[start : start + len(chunk)], _ = _turn_dp(lay, chunk, value, value_joker)
+        act[start : start + len(chunk)], _ = _turn_dp(lay, chunk, value)
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

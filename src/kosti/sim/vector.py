@@ -5,9 +5,10 @@ number of turns), so one turn is a handful of array operations over the batch:
 a throw is one uniform key in 0..7775 per game (five independent dice), a hold
 adds the fresh key's free digits to the held dice's (see
 :func:`~kosti.sim.table.free_key`), and the policy is one gather from its table.
-Scores, the upper bonus, the Yahtzee joker and extra-Yahtzee bonus follow the
-engine's rules (:mod:`kosti.games.sheet`); the tests check that the two agree in
-distribution.
+Scores, the Yahtzee joker, the extra-Yahtzee bonus and the upper bonus are read from the
+tables of the :class:`~kosti.sim.table.SheetLayout`, which the engine's own functions
+(:mod:`kosti.games.sheet`) fill; nothing here restates a rule. The tests check that the two
+play the same games on the same dice.
 
 A run of ``games`` is cut into chunks of :data:`CHUNK` games; chunk ``j`` draws
 its dice from ``SeedSequence(seed, spawn_key=(j,))``, so a seed gives the same
@@ -25,10 +26,9 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from kosti.games.sheet.scoring import upper_bonus
-from kosti.rules.options import UPPER_CELLS, SheetOptions
+from kosti.rules.options import UPPER_CELLS
 from kosti.sim.table import (
-    FIVE_OF_A_KIND,
+    ALIKE,
     HOLD_CODES,
     N_KEYS,
     N_THROWN,
@@ -69,16 +69,16 @@ def _chunk_rng(seed: int, chunk: int) -> np.random.Generator:
 def play_chunk(table: VectorPolicy, games: int, rng: np.random.Generator) -> IntArray:
     """Final totals of ``games`` solitaire games played by ``table`` with dice from ``rng``."""
     lay = table.layout
-    options = lay.variant.options
-    if not isinstance(options, SheetOptions):  # pragma: no cover - the layout checks it
-        raise TypeError("not a score-sheet variant")
     to_dice = key_to_dice()
     held = held_key().ravel()
     free = free_key().ravel()
     throws = lay.throws
-    score = lay.score.ravel()
-    joker_score = lay.joker_score.ravel()
     n_cells = lay.n_cells
+    score = lay.score.ravel()
+    page = N_THROWN * n_cells * 2  # from one joker index of lay.score to the next
+    joker = lay.joker if lay.joker.any() else None
+    scored_by = lay.scored_by.ravel() if lay.scored_by.any() else None
+    extra = lay.extra.ravel() if lay.extra.any() else None
 
     mask = np.full(games, lay.full, dtype=np.int64)
     total = np.zeros(games, dtype=np.int64)
@@ -108,20 +108,18 @@ def play_chunk(table: VectorPolicy, games: int, rng: np.random.Generator) -> Int
             dice[active] = to_dice[held[dice[active] * HOLD_CODES + hold] + free[hold * N_KEYS + fresh]]
 
         where = (first * N_THROWN + dice) * n_cells + cell
+        if joker is not None:
+            where += joker[lay.row_of_mask[mask], ALIKE[dice]] * page
         value = score[where]
-        if lay.joker_cell is not None:
-            joker = FIVE_OF_A_KIND[dice] & ((mask >> lay.joker_cell) & 1 == 0)
-            value = np.where(joker, joker_score[where], value)
-        if lay.yahtzee_cell is not None:
-            extra_yahtzees += FIVE_OF_A_KIND[dice] & yahtzee_made
-            yahtzee_made |= (cell == lay.yahtzee_cell) & (value != 0)
+        if extra is not None:
+            extra_yahtzees += extra[yahtzee_made * N_THROWN + dice]
+        if scored_by is not None:
+            yahtzee_made |= scored_by[where]
         total += value
         upper += np.where(cell < len(UPPER_CELLS), value, 0)
         mask &= ~(np.int64(1) << cell)
 
-    totals, inverse = np.unique(upper, return_inverse=True)
-    bonus = np.array([upper_bonus(int(t), options) for t in totals], dtype=np.int64)[inverse]
-    return total + bonus + extra_yahtzees * options.extra_yahtzee_bonus
+    return total + lay.bonus(upper, extra_yahtzees)
 
 
 # The table a worker plays: set before the pool forks (inherited) or by the initializer.

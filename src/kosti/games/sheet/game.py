@@ -94,6 +94,61 @@ def column_bonus(options: SheetOptions, column: Sequence[int | None]) -> int | N
     return upper_bonus(upper_total(options, column), options)
 
 
+def allowed_cells(options: SheetOptions, kind: ColumnKind, column: Sequence[int | None]) -> list[str]:
+    """Open cells of ``column``, a column of ``kind``, that the column and stage rules allow
+    now (RULES.md §1.4, §1.7): the next in table order in an ordered column, the upper cells
+    while any is open under sequential stages, else every open cell."""
+    open_ = [c for c, v in zip(cells_of(options), column, strict=True) if v is None]
+    if kind == "ordered":
+        return open_[:1]
+    if options.stages == "sequential":
+        upper_open = [c for c in open_ if c in UPPER_FACE]
+        if upper_open:
+            return upper_open
+    return open_
+
+
+def joker_face(options: SheetOptions, first_column: Sequence[int | None], dice: Faces) -> int | None:
+    """The Yahtzee face when a joker rule applies to ``dice`` (RULES.md §1.5): five alike with
+    the Yahtzee cell of column I (``first_column``) recorded; under the free joker, only once
+    the dice's own upper cell is recorded too. ``None`` when the dice are no joker."""
+    if options.joker == "none" or len(set(dice)) != 1 or len(dice) != 5:
+        return None
+    names = cells_of(options)
+    if "yahtzee" not in names or first_column[names.index("yahtzee")] is None:
+        return None
+    face = dice[0]
+    if options.joker == "free" and first_column[face - 1] is None:
+        return None  # free joker: ordinary dice while their own upper cell is open
+    return face
+
+
+def joker_cells(options: SheetOptions, cells: Sequence[str], face: int | None) -> list[str]:
+    """Where dice may be recorded among the allowed ``cells`` when they are a joker of ``face``
+    (``None``: no joker). The forced joker (RULES.md §1.5): the matching upper cell if open,
+    else any open lower cell, else any cell; the free joker leaves the choice open."""
+    if face is None or options.joker == "free":
+        return list(cells)
+    upper_cell = UPPER_CELLS[face - 1]
+    if upper_cell in cells:
+        return [upper_cell]
+    lower = [c for c in cells if c not in UPPER_FACE]
+    return lower or list(cells)
+
+
+def yahtzee_scored(options: SheetOptions, first_column: Sequence[int | None]) -> bool:
+    """The Yahtzee cell of column I holds a score, not a zero: a further Yahtzee then earns the
+    extra bonus where the sheet has one (RULES.md §1.5)."""
+    names = cells_of(options)
+    return "yahtzee" in names and bool(first_column[names.index("yahtzee")])
+
+
+def extra_yahtzee(options: SheetOptions, scored: bool, dice: Faces) -> bool:
+    """Recording ``dice`` earns the extra-Yahtzee bonus (RULES.md §1.5): a bonus in force, five
+    alike, and the Yahtzee cell holding a score (``scored``, :func:`yahtzee_scored`)."""
+    return bool(options.extra_yahtzee_bonus) and scored and len(dice) == 5 and len(set(dice)) == 1
+
+
 def sheet_total(options: SheetOptions, sheet: Sheet) -> int:
     """Recorded cells, decided upper bonuses, Yahtzee bonuses, and banked throws at the end."""
     total = 0
@@ -146,31 +201,14 @@ class SheetEngine(Engine[SheetState]):
 
     def open_cells(self, state: SheetState) -> list[str]:
         """Open cells of the current column that the stage and column rules allow now."""
-        options = options_of(state)
-        names = cells_of(options)
         column = state.sheets[state.current].columns[self.column(state)]
-        open_ = [c for c, v in zip(names, column, strict=True) if v is None]
-        if self.column_kind(state) == "ordered":
-            return open_[:1]
-        if options.stages == "sequential":
-            upper_open = [c for c in open_ if c in UPPER_FACE]
-            if upper_open:
-                return upper_open
-        return open_
+        return allowed_cells(options_of(state), self.column_kind(state), column)
 
     def scorable_cells(self, state: SheetState) -> list[str]:
         """Cells the dice on the table may be recorded in now (announcement and joker applied)."""
         if state.announced is not None:
             return [state.announced]
-        cells = self.open_cells(state)
-        joker = self._joker(state)
-        if joker is None or options_of(state).joker == "free":
-            return cells
-        upper_cell = UPPER_CELLS[state.dice[0] - 1]
-        if upper_cell in cells:
-            return [upper_cell]
-        lower = [c for c in cells if c not in UPPER_FACE]
-        return lower or cells
+        return joker_cells(options_of(state), self.open_cells(state), self._joker(state))
 
     def scratchable_cells(self, state: SheetState) -> list[str]:
         """Lower cells that may be scratched now (poker-fences)."""
@@ -185,20 +223,8 @@ class SheetEngine(Engine[SheetState]):
         return cell_score(cell, state.dice, options, first_throw=state.throws == 1, joker=joker)
 
     def _joker(self, state: SheetState) -> int | None:
-        """The Yahtzee face when the forced-joker rule applies to the dice on the table."""
-        options = options_of(state)
-        if options.joker == "none" or len(set(state.dice)) != 1 or len(state.dice) != 5:
-            return None
-        names = cells_of(options)
-        if "yahtzee" not in names:
-            return None
-        column = state.sheets[state.current].columns[0]
-        if column[names.index("yahtzee")] is None:
-            return None
-        face = state.dice[0]
-        if options.joker == "free" and column[face - 1] is None:
-            return None  # free joker: ordinary dice while their own upper cell is open
-        return face
+        """The Yahtzee face when a joker rule applies to the dice on the table (:func:`joker_face`)."""
+        return joker_face(options_of(state), state.sheets[state.current].columns[0], state.dice)
 
     def decisions(self, state: SheetState) -> list[Action]:
         if state.finished or state.pending:
@@ -308,11 +334,8 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError(self._why_not(state, cell, allowed))
         options = options_of(state)
         value = self.score_of(state, cell)
-        extra_yahtzee = False
-        if options.extra_yahtzee_bonus and len(set(state.dice)) == 1 and "yahtzee" in options.lower:
-            yahtzee_value = state.sheets[state.current].columns[0][cells_of(options).index("yahtzee")]
-            extra_yahtzee = bool(yahtzee_value)
-        return self._record(state, index, value, "recorded", extra_yahtzee)
+        scored = yahtzee_scored(options, state.sheets[state.current].columns[0])
+        return self._record(state, index, value, "recorded", extra_yahtzee(options, scored, state.dice))
 
     def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
         if state.announced is not None:
@@ -351,7 +374,7 @@ class SheetEngine(Engine[SheetState]):
         index: int,
         value: int,
         kind: Literal["recorded", "scratched"],
-        extra_yahtzee: bool = False,
+        extra: bool = False,
     ) -> SheetState:
         """End the turn with ``value`` in cell ``index`` of the current column, banking the
         throws left over, with an event for every point and throw this brings."""
@@ -365,7 +388,7 @@ class SheetEngine(Engine[SheetState]):
             old,
             columns=replaced(old.columns, column, tuple(cells)),
             banked=old.banked + banked,
-            yahtzee_bonuses=old.yahtzee_bonuses + extra_yahtzee,
+            yahtzee_bonuses=old.yahtzee_bonuses + extra,
         )
         where = {"column": column} if options.columns == "fences" else {}
         running = sheet_total(options, old)
@@ -385,7 +408,7 @@ class SheetEngine(Engine[SheetState]):
                 **where,
             )
         ]
-        if extra_yahtzee:
+        if extra:
             events.append(event("yahtzee_bonus", options.extra_yahtzee_bonus))
         if banked:
             events.append(event("banked", 0, throws=banked, count=sheet.banked))
