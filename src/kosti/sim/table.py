@@ -263,9 +263,8 @@ def mask_rules(options: SheetOptions, masks: Iterable[int]) -> tuple[npt.NDArray
         legal.append([allowed_bits if c == allowed else sum(bit[x] for x in c) for c in chosen])
         joker.append([face is not None for face in faces])
     bits = np.array(legal, dtype=np.int64).reshape(-1, N_KINDS)
-    return (bits[:, :, None] >> np.arange(len(cells)) & 1).astype(bool), np.array(
-        joker, dtype=np.int64
-    ).reshape(-1, N_KINDS)
+    cells_legal = (bits[:, :, None] >> np.arange(len(cells)) & 1).astype(bool)
+    return cells_legal, np.array(joker, dtype=np.int64).reshape(-1, N_KINDS)
 
 
 @cache

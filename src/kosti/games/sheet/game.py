@@ -377,7 +377,8 @@ class SheetEngine(Engine[SheetState]):
         extra: bool = False,
     ) -> SheetState:
         """End the turn with ``value`` in cell ``index`` of the current column, banking the
-        throws left over, with an event for every point and throw this brings."""
+        throws left over, with an event for every point and throw this brings; ``extra``: the
+        record earns the extra-Yahtzee bonus."""
         options = options_of(state)
         seat, column = state.current, self.column(state)
         old = state.sheets[seat]
