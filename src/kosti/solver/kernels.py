@@ -668,11 +668,14 @@ def start_value(
     maxVz: F64,
     rec: F64,
     scratch: bool,
+    reuse: bool,
 ) -> float:
     """A state's value at the start of a turn with ``b`` banked throws, from the best
-    continuations ``M`` of the first throw (``scratch``: scratching before it counts too)."""
+    continuations ``M`` of the first throw (``scratch``: scratching before it counts too;
+    ``reuse``: ``rec`` already holds the first throw's best records)."""
     j1 = b + T.cfg[T_] - 1
-    record_all(T, j1, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+    if not reuse:
+        record_all(T, j1, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
     s = 0.0
     prob = T.prob
     for d in range(prob.shape[0]):
@@ -684,6 +687,22 @@ def start_value(
         # scratching before the first throw banks them all
         s = maxVz[b + T.cfg[T_]]
     return s
+
+
+@inline
+def same_first(T: Tables) -> bool:
+    """Whether a throw scores the same in every lower cell, joker included, made on the first
+    throw or later (no first-throw multiplier or bonus)."""
+    ls = T.lower_score
+    js = T.joker_score
+    for c in range(ls.shape[1]):
+        for d in range(ls.shape[2]):
+            if ls[0, c, d] != ls[1, c, d]:
+                return False
+        for f in range(js.shape[2]):
+            if js[0, c, f] != js[1, c, f]:
+                return False
+    return True
 
 
 @jit
@@ -705,6 +724,9 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
     maxVz = np.empty(jm)
     rec = np.empty(nd)
     kind = T.kinds[col]
+    # with no bank and a first throw that scores like the others, the first throw's best
+    # records are the later throws' (``W[0]``): one pass over the throws less per state
+    same = B == 0 and cfg[T_] >= 2 and kind != KIND_ANNOUNCED and same_first(T)
     for i in range(lms.shape[0]):
         lm = lms[i]
         p = ps[i]
@@ -722,8 +744,10 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
             announced_best(T, um, ua, la, joker, y, js, shortcut, Uv, Vz, Vnz, M)
         else:
             chain(T, js - 1, js, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+        if same:
+            rec[:] = W[0]
         for b in range(reach + 1):
-            V[base + b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True)
+            V[base + b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True, same)
 
 
 # -- the advisor ---------------------------------------------------------------------------------
@@ -779,7 +803,7 @@ def position_values(
             announced_best(T, um, ua, la, joker, y, j1, cfg[Y_] == 1, Uv, Vz, Vnz, M)
         elif j1 >= 1:
             chain(T, j1 - 1, j1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, np.empty((j1, FIVE + nd)))
-        out[0] = start_value(T, bank, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False)
+        out[0] = start_value(T, bank, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False, False)
         if scratch:
             for c in range(cfg[L_]):
                 if (la >> c) & 1:

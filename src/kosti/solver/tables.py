@@ -7,7 +7,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -169,21 +169,32 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     values = np.zeros(model.layout.size)
     plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
     total = sum(len(lms) for _, (lms, _, _) in plan)
-    step = max(1, -(-total // PROGRESS_STEPS))
+    workers = threads()
+    # small pieces keep both cores busy to the end of a level (the states' costs differ with
+    # their open cells) and report progress often; a piece's call costs far less than its work
+    size = max(1, min(256, -(-total // PROGRESS_STEPS)))
     done = 0
     report(progress, 0, total)
-    for col, (lms, ps, ys) in plan:
-        # a level's states depend only on fuller ones: its pieces can be solved in any order
-        for first in range(0, len(lms), step):
-            piece = slice(first, min(len(lms), first + step))
-            pl, pp, py = lms[piece], ps[piece], ys[piece]
 
-            def work(start: int, stop: int, col: int = col, pl: I64 = pl, pp: I64 = pp, py: I64 = py) -> None:
-                kernels.solve_level(*packed, values, col, pl[start:stop], pp[start:stop], py[start:stop])
+    def work(col: int, lms: I64, ps: I64, ys: I64) -> int:
+        kernels.solve_level(*packed, values, col, lms, ps, ys)
+        return len(lms)
 
-            in_parallel(len(pl), work)
-            done += len(pl)
-            report(progress, done, total)
+    with ThreadPoolExecutor(workers) as pool:
+        try:
+            for col, (lms, ps, ys) in plan:
+                # a level's states depend only on fuller ones: its pieces can be solved in any
+                # order, and the next level waits for all of them
+                pieces = [
+                    pool.submit(work, col, lms[i : i + size], ps[i : i + size], ys[i : i + size])
+                    for i in range(0, len(lms), size)
+                ]
+                for future in as_completed(pieces):
+                    done += future.result()
+                    report(progress, done, total)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
     return values
 
 
