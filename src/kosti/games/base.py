@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Generic, TypeVar
 
-from kosti.actions import Action, Roll
+from kosti.actions import Action, CellAction, Roll
 from kosti.dice import Faces, normalize, outcomes
 from kosti.errors import IllegalActionError, KostiError
 from kosti.events import Event, Events
@@ -138,6 +138,21 @@ class Engine(ABC, Generic[S]):
         if n:
             raise IllegalActionError(f"{n} dice must be thrown first")
         return self.decide(replace(state, events=()), action)
+
+    def gains(self, state: S) -> dict[str, int]:
+        """What each decision that records the dice in a cell (a ``score``) would add to the current
+        player's score now, bonuses included, by cell; empty when no such decision is open. This
+        plays each such decision and compares the scores; an engine may answer faster, by the
+        same rules."""
+        index = self.current_player(state)
+        if index is None or self.to_throw(state):
+            return {}
+        before = self.scores(state)[index]
+        gains = {}
+        for action in self.decisions(state):
+            if isinstance(action, CellAction) and action.kind == "score":
+                gains[action.cell] = self.scores(self.apply(state, action))[index] - before
+        return gains
 
     def step(self, state: S, action: Action) -> tuple[S, Events]:
         """The state after ``action`` and the events of that transition (RULES.md §5.1)."""

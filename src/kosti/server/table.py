@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kosti.actions import Action, CellAction, Roll, Throw, from_json, to_json
+from kosti.actions import Action, Roll, Throw, from_json, to_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
@@ -430,7 +430,7 @@ class Table:
             "to_throw": to_throw,
             "may_throw": bool(to_throw) or engine.implicit_throw(state) is not None,
             "decisions": [action_json(a) for a in decisions],
-            "gains": self._gains(state, decisions),
+            "gains": engine.gains(state) if decisions else {},
             "dice": self._dice_on_table(),
             "aside": self.aside,
             "throws": [] if self.online else self._throws(),
@@ -438,19 +438,6 @@ class Table:
             "winners": [players[i] for i in engine.winners(state)],
             "scores": engine.scores(state),
         }
-
-    def _gains(self, state: GameState, decisions: list[Action]) -> dict[str, int]:
-        """What each cell would add to the player's score now (the bonuses it settles included)."""
-        index = self.engine.current_player(state)
-        if index is None:
-            return {}
-        before = self.engine.scores(state)[index]
-        gains = {}
-        for action in decisions:
-            if isinstance(action, CellAction) and action.kind == "score":
-                after = self.engine.scores(self.engine.apply(state, action))[index]
-                gains[action.cell] = after - before
-        return gains
 
     def _dice_on_table(self) -> list[int]:
         """The dice on the table in the turn in progress: those kept from before (where the state

@@ -379,6 +379,30 @@ class SheetEngine(Engine[SheetState]):
         """End the turn with ``value`` in cell ``index`` of the current column, banking the
         throws left over, with an event for every point and throw this brings; ``extra``: the
         record earns the extra-Yahtzee bonus."""
+        sheet, events = self._recording(state, index, value, kind, extra)
+        seat = state.current
+        state = replace(
+            emit(state, *events),
+            sheets=replaced(state.sheets, seat, sheet),
+            current=(seat + 1) % len(state.players),
+            turn=state.turn + 1,
+            dice=(),
+            held=(),
+            throws=0,
+            announced=None,
+        )
+        return self._start_turn(state)
+
+    def _recording(
+        self,
+        state: SheetState,
+        index: int,
+        value: int,
+        kind: Literal["recorded", "scratched"],
+        extra: bool = False,
+    ) -> tuple[Sheet, list[Event]]:
+        """The current player's sheet after ``value`` goes into cell ``index`` (as :meth:`_record`),
+        and the events that say what it brings, the points of each included."""
         options = options_of(state)
         seat, column = state.current, self.column(state)
         old = state.sheets[seat]
@@ -418,17 +442,25 @@ class SheetEngine(Engine[SheetState]):
             events.append(event("upper_bonus", decided, **where))
         if sheet.is_full() and sheet.banked and options.bank_value:
             events.append(event("bank_bonus", sheet.banked * options.bank_value, throws=sheet.banked))
-        state = replace(
-            emit(state, *events),
-            sheets=replaced(state.sheets, seat, sheet),
-            current=(seat + 1) % len(state.players),
-            turn=state.turn + 1,
-            dice=(),
-            held=(),
-            throws=0,
-            announced=None,
+        return sheet, events
+
+    def gains(self, state: SheetState) -> dict[str, int]:
+        """What recording the dice on the table in each cell allowed now would add to the current
+        player's score (the bonuses it settles included): the points of the events the record
+        would bring, worked out by the record's own rule without playing it."""
+        if state.finished or state.pending or state.throws == 0:
+            return {}
+        options = options_of(state)
+        names = cells_of(options)
+        extra = extra_yahtzee(
+            options, yahtzee_scored(options, state.sheets[state.current].columns[0]), state.dice
         )
-        return self._start_turn(state)
+        gains = {}
+        for cell in self.scorable_cells(state):
+            value = self.score_of(state, cell)
+            _, events = self._recording(state, names.index(cell), value, "recorded", extra)
+            gains[cell] = sum(event.points for event in events)
+        return gains
 
     def _start_turn(self, state: SheetState) -> SheetState:
         if state.finished:
