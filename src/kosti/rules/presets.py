@@ -278,7 +278,7 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
     given.update(overrides or {})
     options = base.options
     valid = {f.name for f in fields(options)}
-    hints = typing.get_type_hints(type(options))
+    hints = _hints(type(options))
     changes: dict[str, Any] = {}
     for key, value in given.items():
         if key not in valid:
@@ -287,6 +287,18 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
     options = replace(options, **changes)
     _check(options)
     return Variant(base, options)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(kind: type) -> dict[str, Any]:
+    """The options' field types, resolved once a class: resolving them takes a millisecond or two,
+    and every table a server loads reads its variant."""
+    hints = _HINTS.get(kind)
+    if hints is None:
+        hints = _HINTS[kind] = typing.get_type_hints(kind)
+    return hints
 
 
 def _check(options: Options) -> None:

@@ -267,9 +267,12 @@ class RedisBus:
 
     def _deliver(self, message: dict[str, Any], published: Published) -> None:
         try:
-            data = json.loads(message["data"])
-            if data["from"] == self.me:
-                return  # our own commit, applied already
+            # the sender comes first, on a line of its own: our own commits, applied already,
+            # are passed over without reading the rest
+            sender, _, body = message["data"].partition("\n")
+            if sender == self.me:
+                return
+            data = json.loads(body)
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
             changes = {str(lang): (int(since), str(text)) for lang, (since, text) in data["changes"].items()}
@@ -294,8 +297,8 @@ class RedisBus:
     ) -> None:
         """Queued for the publisher (:meth:`_publish`), which sends what has gathered meanwhile in
         one round trip, in the order committed: the table's lock is not held for Redis."""
-        message = {"from": self.me, "version": version, "events": events, "changes": changes}
-        payload = json.dumps(message, separators=(",", ":"))
+        message = {"version": version, "events": events, "changes": changes}
+        payload = f"{self.me}\n{json.dumps(message, separators=(',', ':'))}"
         if self._publisher is None or self._publisher.done():
             self._publisher = asyncio.create_task(self._publish())
         self._outbox.put_nowait((table_id, version, payload))
