@@ -248,10 +248,11 @@ async def load(base: str, server: int, players: int, seconds: float, saturation:
             pairs.append(Pair(base, http, random.Random(rng.random())))
         for k in range(0, len(pairs), 50):
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
-        # a whole-heap collection here would hold every reply it is measuring (hundreds of ms)
+        # a whole-heap collection here would hold every reply it is measuring (hundreds of ms);
+        # small young collections keep each pause short, as in the server
         gc.collect()
         gc.freeze()
-        gc.set_threshold(20_000, 10, 1000)
+        gc.set_threshold(2_000, 10, 1000)
         for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
             cpu, served = cpu_seconds(), tree_cpu_seconds(server)
             phase, wall = await run_phase(pairs, length, think)
