@@ -9,7 +9,8 @@ workers share). For N = 1 and then N = 2, in the same run:
 2. **saturation**: the same players with no thought, for ``--saturation`` seconds.
 
 A player's latency is the time from sending a move to receiving the state (a change) that
-carries it on the player's own socket. A table whose game ends starts a new one.
+carries it on the player's own socket. A table whose game ends starts a new one (at human
+pace after the same moment of thought as a move).
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
 The load generator is one asyncio process doing nothing per message beyond parsing
@@ -151,6 +152,8 @@ class Pair:
             game = state["table"]["game"]
             if game is None or game["finished"]:
                 await self.leave()
+                if think is not None:  # a player takes a moment to start the next game too
+                    await asyncio.sleep(self.rng.uniform(*think))
                 await self.sit()
                 state = await self.welcome(phase)
                 continue
