@@ -253,7 +253,16 @@ def full_sheet_bonus(spec: str, upper: int, extras: int) -> int:
 
 def mask_column(n_cells: int, mask: int) -> tuple[int | None, ...]:
     """A column with the cells of ``mask`` open (``None``) and every other one recorded."""
-    return tuple(None if mask >> c & 1 else 0 for c in range(n_cells))
+    column: tuple[int | None, ...] = ()
+    for start in range(0, n_cells, 8):
+        column += _column_piece(min(8, n_cells - start), mask >> start & 255)
+    return column
+
+
+@cache
+def _column_piece(width: int, bits: int) -> tuple[int | None, ...]:
+    # columns are made of pieces of eight cells: a few hundred tuples, built once
+    return tuple(None if bits >> c & 1 else 0 for c in range(width))
 
 
 def mask_rules(options: SheetOptions, masks: Iterable[int]) -> tuple[npt.NDArray[np.bool_], IntArray]:
