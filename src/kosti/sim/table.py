@@ -227,22 +227,42 @@ class SheetLayout:
         """What full sheets add to their recorded cells, for each game's upper total and number
         of extra Yahtzees: the engine's :func:`~kosti.games.sheet.game.sheet_total` of such a sheet
         less its cells (the upper bonus, the extra-Yahtzee bonuses)."""
-        options = check_vector_sheet(self.variant.options)
-        low = int(upper.min(initial=0))
-        keys, inverse = np.unique((upper - low) * (self.n_cells + 1) + extras, return_inverse=True)
-        added = np.zeros(len(keys), dtype=np.int64)
-        for i, key in enumerate(keys):
-            total, count = divmod(int(key), self.n_cells + 1)
-            # a full column whose upper cells add up to the total
-            column = (total + low, *(0,) * (self.n_cells - 1))
-            added[i] = sheet_total(options, Sheet((column,), yahtzee_bonuses=count)) - sum(column)
-        result: IntArray = added[inverse.ravel()]
+        # each distinct pair once: a key per (upper total, extras), looked up without sorting
+        low, span = int(upper.min(initial=0)), self.n_cells + 1
+        key = (upper - low) * span + extras
+        lookup = np.zeros(int(key.max(initial=0)) + 1, dtype=np.int64)
+        seen = np.zeros(len(lookup), dtype=bool)
+        seen[key] = True
+        spec = self.variant.spec
+        for k in np.flatnonzero(seen).tolist():
+            lookup[k] = full_sheet_bonus(spec, k // span + low, k % span)
+        result: IntArray = lookup[key]
         return result
+
+
+@cache
+def full_sheet_bonus(spec: str, upper: int, extras: int) -> int:
+    """What a full single-column sheet of a variant adds to its cells with an upper total of
+    ``upper`` and ``extras`` extra Yahtzees: the engine's
+    :func:`~kosti.games.sheet.game.sheet_total` less the cells."""
+    options = check_vector_sheet(layout(spec).variant.options)
+    # a full column whose upper cells add up to the total
+    column = (upper, *(0,) * (len(cells_of(options)) - 1))
+    return sheet_total(options, Sheet((column,), yahtzee_bonuses=extras)) - sum(column)
 
 
 def mask_column(n_cells: int, mask: int) -> tuple[int | None, ...]:
     """A column with the cells of ``mask`` open (``None``) and every other one recorded."""
-    return tuple(None if mask >> c & 1 else 0 for c in range(n_cells))
+    column: tuple[int | None, ...] = ()
+    for start in range(0, n_cells, 8):
+        column += _column_piece(min(8, n_cells - start), mask >> start & 255)
+    return column
+
+
+@cache
+def _column_piece(width: int, bits: int) -> tuple[int | None, ...]:
+    # columns are made of pieces of eight cells: a few hundred tuples, built once
+    return tuple(None if bits >> c & 1 else 0 for c in range(width))
 
 
 def mask_rules(options: SheetOptions, masks: Iterable[int]) -> tuple[npt.NDArray[np.bool_], IntArray]:

@@ -31,6 +31,7 @@ from kosti.sim.table import (
     ALIKE,
     HOLD_CODES,
     N_KEYS,
+    N_KINDS,
     N_THROWN,
     SheetLayout,
     free_key,
@@ -75,8 +76,12 @@ def play_chunk(table: VectorPolicy, games: int, rng: np.random.Generator) -> Int
     throws = lay.throws
     n_cells = lay.n_cells
     score = lay.score.ravel()
-    page = N_THROWN * n_cells * 2  # from one joker index of lay.score to the next
-    joker = lay.joker if lay.joker.any() else None
+    # per open-cell set and kind of throw, how far a joker moves the index into lay.score
+    joker = None
+    if lay.joker.any():
+        jump = np.zeros((lay.full + 1, N_KINDS), dtype=np.int64)
+        jump[lay.masks] = lay.joker * (2 * N_THROWN * n_cells)
+        joker = jump.ravel()
     scored_by = lay.scored_by.ravel() if lay.scored_by.any() else None
     extra = lay.extra.ravel() if lay.extra.any() else None
 
@@ -109,10 +114,10 @@ def play_chunk(table: VectorPolicy, games: int, rng: np.random.Generator) -> Int
 
         where = (first * N_THROWN + dice) * n_cells + cell
         if joker is not None:
-            where += joker[lay.row_of_mask[mask], ALIKE[dice]] * page
+            where += joker[mask * N_KINDS + ALIKE[dice]]
         value = score[where]
         if extra is not None:
-            extra_yahtzees += extra[yahtzee_made * N_THROWN + dice]
+            extra_yahtzees += extra[np.where(yahtzee_made, dice + N_THROWN, dice)]
         if scored_by is not None:
             yahtzee_made |= scored_by[where]
         total += value
