@@ -53,7 +53,7 @@ OPEN_TABLES = 50
 """Open tables the lobby lists at most."""
 
 
-STORAGE_THREADS = 4
+STORAGE_THREADS = 8
 """Storage calls one process makes at once, besides the committer's writers. A crowd that sits
 down at once (hundreds of tables made and joined together) would otherwise run dozens of
 threads that take the interpreter's lock from the event loop in turn, and every move waits."""
