@@ -165,34 +165,3 @@ async def test_the_change_another_process_sent_is_sent_as_it_is_where_the_same_v
 def _event(hub: Hub, room: Any, version: int) -> dict[str, Any]:
     """The stored data of the event after ``version``."""
     return hub.store.since(room.table.id, version)[0][1]
-
-
-@pytest.mark.asyncio
-async def test_a_crowd_of_storage_calls_runs_a_few_threads_at_a_time(sqlite_url: str) -> None:
-    import asyncio
-    import threading
-    import time
-
-    from kosti.server.hub import STORAGE_THREADS
-
-    hub = Hub(Store(sqlite_url), fast_settings(sqlite_url), first_legal_bots)
-    running = 0
-    most = 0
-    guard = threading.Lock()
-
-    def call(n: int) -> int:
-        nonlocal running, most
-        with guard:
-            running += 1
-            most = max(most, running)
-        time.sleep(0.02)
-        with guard:
-            running -= 1
-        return n
-
-    try:
-        results = await asyncio.gather(*(hub._storage(call, n) for n in range(5 * STORAGE_THREADS)))
-    finally:
-        await hub.close()
-    assert results == list(range(5 * STORAGE_THREADS))  # every call is made, and answered
-    assert 1 < most <= STORAGE_THREADS

@@ -53,12 +53,6 @@ OPEN_TABLES = 50
 """Open tables the lobby lists at most."""
 
 
-STORAGE_THREADS = 8
-"""Storage calls one process makes at once, besides the committer's writers. A crowd that sits
-down at once (hundreds of tables made and joined together) would otherwise run dozens of
-threads that take the interpreter's lock from the event loop in turn, and every move waits."""
-
-
 @functools.cache
 def _preset(spec: str) -> Any:
     """The preset of a canonical variant string (parsed once)."""
@@ -131,7 +125,6 @@ class Hub:
         self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
         """The bot levels a table may offer; each table keeps those that play its variant."""
         self._sweeper: asyncio.Task[None] | None = None
-        self._storage_threads: anyio.CapacityLimiter | None = None
 
     async def start(self) -> None:
         """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
@@ -255,12 +248,9 @@ class Hub:
             self.release(room)
 
     async def _storage(self, call: Callable[..., Any], *args: Any) -> Any:
-        """``call(*args)`` in a thread (at most :data:`STORAGE_THREADS` at once); an outage is a
-        :class:`Refusal` saying so."""
-        if self._storage_threads is None:
-            self._storage_threads = anyio.CapacityLimiter(STORAGE_THREADS)
+        """``call(*args)`` in a thread; an outage is a :class:`Refusal` saying so."""
         try:
-            return await anyio.to_thread.run_sync(call, *args, limiter=self._storage_threads)
+            return await anyio.to_thread.run_sync(call, *args)
         except StorageDown:
             raise Refusal("storage_down", f"{STORAGE_LOST}: try again in a moment") from None
 

@@ -73,9 +73,8 @@ events = Table(
 )
 
 
-POOL_SIZE = 16
-"""Database connections one process keeps: enough for its storage threads
-(:data:`kosti.server.hub.STORAGE_THREADS`), the committer's writers and a few calls besides."""
+POOL_SIZE = 40
+"""Database connections one process keeps (anyio runs at most 40 storage calls at once)."""
 
 LIVE_FOR = timedelta(hours=24)
 """A table whose game has not ended counts as live this long after its creation."""
