@@ -175,9 +175,10 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
         if stopped >= 0:
             bad.append(start + stopped)
 
-    # threads only for large batches: a piece must outweigh handing it to a thread, and on
-    # a busy machine a second thread of a small batch costs more than it saves
-    in_parallel(len(rows), work, chunk=2048)
+    # threads only for batches of more than 256 positions: a piece (several milliseconds of
+    # work) must outweigh handing it to a thread, and on a busy machine a second thread of a
+    # small batch costs more than it saves
+    in_parallel(len(rows), work, chunk=256)
     if bad:
         _refuse(model, rows[min(bad)])
     return out
