@@ -68,3 +68,19 @@ def test_a_further_yahtzee_gains_its_forced_joker_cell_and_the_bonus() -> None:
     state = SHEET.apply(state, Roll((4,) * 5))
     # forced joker: the fours must take it while they are open, and the bonus comes on top
     assert SHEET.gains(state) == {"fours": 20 + 100} == Engine.gains(SHEET, state)
+
+
+def test_a_forced_joker_whose_upper_cell_is_taken_gains_a_lower_cell_at_its_fixed_value() -> None:
+    # RULES.md §1.5: the matching upper cell if open, else any open lower cell, where full
+    # house and the straights score their fixed value; +100 on top
+    state = SHEET.new_game(variant("yahtzee"), ["solo"])
+    state = SHEET.apply(SHEET.apply(state, Roll((4,) * 5)), Score("yahtzee"))
+    state = SHEET.apply(SHEET.apply(state, Roll((4, 4, 4, 1, 2))), Score("fours"))
+    state = SHEET.apply(state, Roll((4,) * 5))
+    gains = SHEET.gains(state)
+    assert gains == Engine.gains(SHEET, state)
+    assert gains["full_house"] == 25 + 100
+    assert gains["small_straight"] == 30 + 100
+    assert gains["large_straight"] == 40 + 100
+    assert gains["chance"] == 20 + 100
+    assert not any(cell in gains for cell in ("ones", "twos", "threes", "fives", "sixes"))

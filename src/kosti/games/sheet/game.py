@@ -332,10 +332,14 @@ class SheetEngine(Engine[SheetState]):
         allowed = self.scorable_cells(state)
         if cell not in allowed:
             raise IllegalActionError(self._why_not(state, cell, allowed))
-        options = options_of(state)
         value = self.score_of(state, cell)
+        return self._end_turn(state, *self._recording(state, index, value, "recorded", self._extra(state)))
+
+    def _extra(self, state: SheetState) -> bool:
+        """Recording the dice on the table earns the extra-Yahtzee bonus (:func:`extra_yahtzee`)."""
+        options = options_of(state)
         scored = yahtzee_scored(options, state.sheets[state.current].columns[0])
-        return self._record(state, index, value, "recorded", extra_yahtzee(options, scored, state.dice))
+        return extra_yahtzee(options, scored, state.dice)
 
     def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
         if state.announced is not None:
@@ -356,7 +360,7 @@ class SheetEngine(Engine[SheetState]):
             if cell in UPPER_FACE:
                 raise IllegalActionError("upper cells cannot be scratched")
             raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
-        return self._record(state, index, 0, "scratched")
+        return self._end_turn(state, *self._recording(state, index, 0, "scratched"))
 
     def _announce(self, state: SheetState, cell: str) -> SheetState:
         self._check_cell(state, cell)
@@ -368,18 +372,9 @@ class SheetEngine(Engine[SheetState]):
             raise IllegalActionError("a cell is announced right after the first throw")
         return replace(state, announced=cell)
 
-    def _record(
-        self,
-        state: SheetState,
-        index: int,
-        value: int,
-        kind: Literal["recorded", "scratched"],
-        extra: bool = False,
-    ) -> SheetState:
-        """End the turn with ``value`` in cell ``index`` of the current column, banking the
-        throws left over, with an event for every point and throw this brings; ``extra``: the
-        record earns the extra-Yahtzee bonus."""
-        sheet, events = self._recording(state, index, value, kind, extra)
+    def _end_turn(self, state: SheetState, sheet: Sheet, events: list[Event]) -> SheetState:
+        """End the turn with the current player's sheet now ``sheet`` (:meth:`_recording`), with
+        ``events`` saying what the record brought."""
         seat = state.current
         state = replace(
             emit(state, *events),
@@ -401,8 +396,9 @@ class SheetEngine(Engine[SheetState]):
         kind: Literal["recorded", "scratched"],
         extra: bool = False,
     ) -> tuple[Sheet, list[Event]]:
-        """The current player's sheet after ``value`` goes into cell ``index`` (as :meth:`_record`),
-        and the events that say what it brings, the points of each included."""
+        """The current player's sheet after ``value`` goes into cell ``index`` of the current
+        column, the throws left over banked, and an event for every point and throw this brings;
+        ``extra``: the record earns the extra-Yahtzee bonus."""
         options = options_of(state)
         seat, column = state.current, self.column(state)
         old = state.sheets[seat]
@@ -450,11 +446,8 @@ class SheetEngine(Engine[SheetState]):
         would bring, worked out by the record's own rule without playing it."""
         if state.finished or state.pending or state.throws == 0:
             return {}
-        options = options_of(state)
-        names = cells_of(options)
-        extra = extra_yahtzee(
-            options, yahtzee_scored(options, state.sheets[state.current].columns[0]), state.dice
-        )
+        names = cells_of(options_of(state))
+        extra = self._extra(state)
         gains = {}
         for cell in self.scorable_cells(state):
             value = self.score_of(state, cell)
