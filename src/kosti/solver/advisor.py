@@ -184,6 +184,18 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
     return out
 
 
+@dataclass(frozen=True)
+class _Query:
+    """What a single query of one solved variant hands the compiled code."""
+
+    model: Model
+    tables: tuple[npt.NDArray[Any], ...]
+    """The packed tables and the solution's values, as the kernel takes them."""
+    width: int
+    kernel: Any
+    """:func:`~kosti.solver.kernels.position_values_batch`, compiled for these tables."""
+
+
 class SheetAdvisor:
     """Exact decision values for score-sheet states, from a solved variant's tables."""
 
@@ -193,7 +205,8 @@ class SheetAdvisor:
         # by the variant object's identity (the states of one game share it); the variant is
         # kept with its solution so that its id is not reused
         self._solved: dict[int, tuple[Any, Solution]] = {}
-        self._kernel: Any = None
+        # what a single query hands the compiled code, by the variant's identity too
+        self._queries: dict[int, _Query] = {}
 
     def solution(self, state: GameState) -> Solution:
         """The solved tables of the state's variant (from the disk cache after the first time)."""
@@ -210,21 +223,32 @@ class SheetAdvisor:
 
     def values(self, state: GameState) -> F64:
         """Every option's value in ``state`` (a row of :func:`option_values`), in one compiled
-        call: the expected score still to come after each option, recorded total excluded."""
-        solution = self.solution(state)
-        if not isinstance(state, SheetState):  # pragma: no cover - solution() refuses
+        call: the expected score still to come after each option, recorded total excluded.
+        Each call returns a new array."""
+        query = self._queries.get(id(state.variant))
+        if query is None:
+            query = self._query(state)
+        if not isinstance(state, SheetState):  # pragma: no cover - _query() refuses
             raise OptionError("not a score-sheet state")
-        if self._kernel is None:
-            from kosti.solver import kernels  # numba is loaded when the first value is asked for
-
-            self._kernel = kernels.position_values_batch
-        model = solution.model
-        row = np.fromiter(position_row(model, state), np.int64)
-        out = np.empty(width(model))
-        # the batch kernel on one row: one more compiled function would cost its compile time
-        if self._kernel(*model.packed, solution.values, row, out) >= 0:
-            _refuse(model, row)
+        row = np.fromiter(position_row(query.model, state), np.int64)
+        out = np.empty(query.width)
+        if query.kernel(*query.tables, row, out) >= 0:
+            _refuse(query.model, row)
         return out
+
+    def _query(self, state: GameState) -> _Query:
+        """What :meth:`values` needs of the state's variant (solved first if need be)."""
+        from kosti.solver import kernels  # numba is loaded when the first value is asked for
+
+        solution = self.solution(state)
+        model = solution.model
+        tables = (*model.packed, solution.values)
+        # the batch kernel on one row (one more compiled function would cost its compile
+        # time), its machine code for these arguments' types called directly
+        kernel = kernels.compiled(kernels.position_values_batch, *tables, np.empty(0, np.int64), np.empty(0))
+        query = _Query(model, tables, width(model), kernel)
+        self._queries[id(state.variant)] = query
+        return query
 
     def values_batch(self, states: list[SheetState]) -> F64:
         """Every option's value in each of ``states`` (one variant): :func:`option_values`."""

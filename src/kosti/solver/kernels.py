@@ -97,6 +97,15 @@ def inline(fn: Fn) -> Fn:
     return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
+def compiled(kernel: Fn, *args: Any) -> Fn:
+    """``kernel``'s machine code for the types of ``args`` (compiled, or loaded from the disk
+    cache, first): calling it skips the dispatcher's working out of every argument's type,
+    a good part of a call with little work. It takes arguments of exactly those types only."""
+    dispatcher: Any = kernel
+    typeof: Any = numba.typeof
+    return cast(Fn, dispatcher.compile(tuple(typeof(a) for a in args)))
+
+
 # -- the tables, unpacked -----------------------------------------------------------------------
 
 
@@ -134,22 +143,19 @@ def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
         _a3(floats, meta, 6),
         _a3(floats, meta, 7),
         _a2(ints, meta, 8),
-        _a2(ints, meta, 9),
-        _a2(ints, meta, 10),
-        _a1(floats, meta, 11),
-        _a1(ints, meta, 12),
-        _a2(ints, meta, 13),
+        _a1(floats, meta, 9),
+        _a1(ints, meta, 10),
+        _a2(ints, meta, 11),
+        _a2(ints, meta, 12),
+        _a2(floats, meta, 13),
         _a2(ints, meta, 14),
-        _a2(floats, meta, 15),
-        _a2(ints, meta, 16),
+        _a1(ints, meta, 15),
+        _a1(ints, meta, 16),
         _a1(ints, meta, 17),
-        _a1(ints, meta, 18),
-        _a1(ints, meta, 19),
-        _a4(ints, meta, 20),
-        _a4(ints, meta, 21),
-        _a2(ints, meta, 22),
-        _a2(ints, meta, 23),
-        _a2(floats, meta, 24),
+        _a4(ints, meta, 18),
+        _a4(ints, meta, 19),
+        _a2(ints, meta, 20),
+        _a2(ints, meta, 21),
     )
 
 
@@ -313,7 +319,7 @@ def records(
     out: F64,
 ) -> None:
     """``out[j - j0, d]``: the best record (or scratch) of each throw ``d`` with ``j`` throws
-    left, for ``j0 ≤ j ≤ j1``, among the cells the engine allows (one pass over the throws)."""
+    left, for ``j0 ≤ j ≤ j1``, among the cells the engine allows."""
     cfg = T.cfg
     counts = T.counts
     nd = counts.shape[0]
@@ -338,24 +344,27 @@ def records(
     for c in range(L):
         for k in range(nj):
             vnz[c, k] = Vnz[c, j0 + k]
-    nz_ptr = T.nz_ptr[first]
-    nz_cell = T.nz_cell[first]
-    nz_score = T.nz_score[first]
-    for d in range(nd):
-        lo = nz_ptr[d]
-        hi = nz_ptr[d + 1]
-        for k in range(nj):
-            # one running maximum in a register per row; a dash anywhere is a lower bound
-            b = maxVz[j0 + k] if la else NEG
-            for i in range(nu):
-                b = max(b, uj[i, counts[d, faces[i]], k])
-            if la:
-                # only the cells where the throw scores: a 0 is worth no more than a dash
-                for e in range(lo, hi):
-                    c = nz_cell[e]
-                    if (la >> c) & 1:
-                        b = max(b, nz_score[e] + vnz[c, k])
-            out[k, d] = b
+    lower_score = T.lower_score[first]
+    for k in range(nj):
+        # cell by cell over every throw: the throws are independent, so the running maxima
+        # are not one chain of dependent steps per throw
+        row = out[k]
+        b = maxVz[j0 + k] if la else NEG
+        for d in range(nd):
+            row[d] = b
+        for i in range(nu):
+            f = faces[i]
+            for d in range(nd):
+                row[d] = max(row[d], uj[i, counts[d, f], k])
+        for c in range(L):
+            if (la >> c) & 1:
+                # a 0 is worth no more than a dash (the row starts there)
+                vz = Vz[c, j0 + k]
+                vp = vnz[c, k]
+                score = lower_score[c]
+                for d in range(nd):
+                    s = score[d]
+                    row[d] = max(row[d], s + (vp if s > 0 else vz))
     extra = T.fcfg[EXTRA]
     joker_score = T.joker_score
     for yf in range(1, 7):

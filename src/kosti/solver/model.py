@@ -192,8 +192,6 @@ class Tables(NamedTuple):
     up_reward: F64
     lower_score: F64
     joker_score: F64
-    nz_ptr: I64
-    nz_cell: I64
     counts: I64
     prob: F64
     yahtzee: I64
@@ -208,12 +206,11 @@ class Tables(NamedTuple):
     top: I64
     pair_range: I64
     pair_table: I64
-    nz_score: F64
 
 
 class Packed(NamedTuple):
     """:class:`Tables` in three arrays, as the compiled entry points take them: a call with
-    a tuple of 23 arrays costs several microseconds to hand over, three arrays a fraction.
+    a tuple of 22 arrays costs several microseconds to hand over, three arrays a fraction.
 
     Field ``k`` of the tables (in their order) is ``ints`` (integer fields) or ``floats``
     from ``meta[k, 0]``, ``meta[k, 1]`` values long, of shape ``meta[k, 2:2 + ndim]``.
@@ -273,10 +270,6 @@ class Model:
     """``lower_score[first, c, d]``: lower cell ``c`` for throw ``d`` (``first``: made on throw 1)."""
     joker_score: F64
     """``joker_score[first, c, face]``: lower cell ``c`` for five ``face``s played as a joker."""
-    nz_ptr: I64
-    nz_cell: I64
-    """``nz_cell[first, nz_ptr[first, d]:nz_ptr[first, d + 1]]``: the lower cells where throw
-    ``d`` scores above 0."""
     upper_score: F64
     """``upper_score[f, n]``: the upper cell of face ``f + 1`` with ``n`` such dice."""
     pair_um: I64
@@ -308,8 +301,6 @@ class Model:
             self.up_reward,
             self.lower_score,
             self.joker_score,
-            self.nz_ptr,
-            self.nz_cell,
             t.counts,
             t.prob,
             t.yahtzee,
@@ -324,7 +315,6 @@ class Model:
             self.layout.top,
             self.pair_range,
             self.pair_table,
-            self.nz_score,
         )
 
     @property
@@ -390,17 +380,6 @@ class Model:
         for (um, t), p in self.pair_index.items():
             table[um, t - ranges[um, 0]] = p
         return table
-
-    @cached_property
-    def nz_score(self) -> F64:
-        """``nz_score[first, k]``: the score of lower cell ``nz_cell[first, k]`` for its throw
-        (:attr:`nz_cell`), so that a throw's scoring cells are read in one run."""
-        scores = np.zeros(self.nz_cell.shape)
-        for first in (0, 1):
-            for d in range(len(DICE)):
-                for k in range(int(self.nz_ptr[first, d]), int(self.nz_ptr[first, d + 1])):
-                    scores[first, k] = self.lower_score[first, int(self.nz_cell[first, k]), d]
-        return scores
 
     def pair_of(self, upper_mask: int, total: int) -> int:
         """The pair index of recorded upper cells ``upper_mask`` with this upper total."""
@@ -523,16 +502,6 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
                 )
     if np.any(lower_score < 0) or np.any(joker_score < 0):
         raise OptionError("the solver needs lower cells that never score below 0")
-    nz_ptr = np.zeros((2, len(DICE) + 1), dtype=np.int64)
-    nz_cells: list[list[int]] = [[], []]
-    for first in (0, 1):
-        for d in range(len(DICE)):
-            nz_cells[first].extend(c for c in range(n_lower) if lower_score[first, c, d] > 0)
-            nz_ptr[first, d + 1] = len(nz_cells[first])
-    width = max(len(nz_cells[0]), len(nz_cells[1]), 1)
-    nz_cell = np.zeros((2, width), dtype=np.int64)
-    for first in (0, 1):
-        nz_cell[first, : len(nz_cells[first])] = nz_cells[first]
 
     upper_score = np.full((6, 6), np.nan)
     for d, dice in enumerate(DICE):
@@ -597,8 +566,6 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
         fcfg,
         lower_score,
         joker_score,
-        nz_ptr,
-        nz_cell,
         upper_score,
         pair_um,
         pair_t,
