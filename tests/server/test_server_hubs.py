@@ -6,6 +6,7 @@ table "waiting" at version 1 and the other "playing" at version 3.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -14,6 +15,7 @@ from server_helpers import fast_settings, first_legal_bots
 
 from kosti.server.bus import Changes, LocalBus
 from kosti.server.hub import Hub
+from kosti.server.messages import CreateTable
 from kosti.server.refusal import Refusal
 from kosti.server.store import Store
 from kosti.server.table import Event, Table, TableSettings
@@ -41,7 +43,9 @@ def joining(name: str) -> Any:
 
 
 @pytest.mark.asyncio
-async def test_the_writer_that_is_behind_is_refused_as_stale_and_catches_up(sqlite_url: str) -> None:
+async def test_a_join_at_a_process_that_is_behind_reads_what_it_missed_and_goes_through(
+    sqlite_url: str,
+) -> None:
     settings = fast_settings(sqlite_url)
     first, second = (Hub(Store(sqlite_url), settings, first_legal_bots) for _ in range(2))
     try:
@@ -50,16 +54,53 @@ async def test_the_writer_that_is_behind_is_refused_as_stale_and_catches_up(sqli
         watcher = Socket()
         behind.sockets[watcher] = None  # type: ignore[index]
         await first.change(room, joining("Anna"))  # version 1, unknown to the second hub
-        with pytest.raises(Refusal) as stale:
-            await second.change(behind, joining("Boris"))  # would write version 1 again
-        assert stale.value.code == "stale"
-        assert behind.table.version == 1  # it read what the other wrote
-        assert [s.name for s in behind.table.seats if s] == ["Anna"]
-        assert watcher.sent[-1]["version"] == 1  # and showed it
-        await second.change(behind, joining("Boris"))  # now it writes version 2
+        planned: list[int] = []
+
+        def boris(table: Table) -> list[Event]:
+            planned.append(table.version)
+            return table.plan_join("Boris", "Boris")[0]
+
+        await second.change(behind, boris)  # its first write, of version 1, is refused
+        assert planned == [0, 1]  # so it is planned again, on the table as the other left it
+        assert behind.table.version == 2
+        assert [s.name for s in behind.table.seats if s] == ["Anna", "Boris"]
+        assert [m["version"] for m in watcher.sent] == [1, 2]  # what it read, then its own
         log = Store(sqlite_url).load(room.table.id)
         assert log is not None
         assert [data["name"] for _, data in log.events] == ["Anna", "Boris"]
+    finally:
+        await first.close()
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_a_move_at_a_process_that_is_behind_is_refused_as_stale_and_it_catches_up(
+    sqlite_url: str,
+) -> None:
+    settings = fast_settings(sqlite_url)
+    first, second = (Hub(Store(sqlite_url), settings, first_legal_bots) for _ in range(2))
+    try:
+        room = await first._new_room(TableSettings("poker-free", 1), None)
+        token = ""
+
+        def anna(table: Table) -> list[Event]:
+            nonlocal token
+            events, token = table.plan_join("Anna", "Anna")
+            return events
+
+        await first.change(room, anna)  # join and start: version 2
+        behind = await second.room(room.table.id)
+        watcher = Socket()
+        behind.sockets[watcher] = None  # type: ignore[index]
+        await first.change(room, lambda table: table.plan_action(token, 2, "throw"))  # version 3
+        with pytest.raises(Refusal) as stale:  # the same player's next move, seen at version 2
+            await second.change(behind, lambda table: table.plan_action(token, 2, "throw"))
+        assert stale.value.code == "stale"
+        assert behind.table.version == 3  # it read what the other wrote
+        assert watcher.sent[-1]["version"] == 3  # and showed it
+        log = Store(sqlite_url).load(room.table.id)
+        assert log is not None
+        assert [kind for kind, _ in log.events] == ["join", "start", "action"]
     finally:
         await first.close()
         await second.close()
@@ -165,3 +206,77 @@ async def test_the_change_another_process_sent_is_sent_as_it_is_where_the_same_v
 def _event(hub: Hub, room: Any, version: int) -> dict[str, Any]:
     """The stored data of the event after ``version``."""
     return hub.store.since(room.table.id, version)[0][1]
+
+
+class CountingStore(Store):
+    """A store that counts the tables it loads and the counts of live tables it makes."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.loads = 0
+        self.counts = 0
+
+    def load(self, table_id: str) -> Any:
+        self.loads += 1
+        return super().load(table_id)
+
+    def live(self, creator: str | None = None) -> int:
+        self.counts += 1
+        return super().live(creator)
+
+
+@pytest.mark.asyncio
+async def test_a_table_nobody_watches_stays_for_a_moment_then_is_forgotten(sqlite_url: str) -> None:
+    store = CountingStore(sqlite_url)
+    hub = Hub(store, fast_settings(sqlite_url, linger=0.3), first_legal_bots)
+    try:
+        room = await hub._new_room(TableSettings("poker-free", 2), None)
+        hub.release(room)
+        for name in ("Anna", "Boris"):  # the players join moments later: it is still here
+            async with hub.visit(room.table.id) as visited:
+                assert visited is room
+                await hub.change(visited, joining(name))
+        assert store.loads == 0
+        await asyncio.sleep(0.2)  # each release starts the moment again
+        assert room.table.id in hub.rooms
+        await asyncio.sleep(0.3)
+        assert room.table.id not in hub.rooms
+        async with hub.visit(room.table.id) as again:  # read back from storage, as it was
+            assert again is not room
+            assert again.table.version == room.table.version == 3
+        assert store.loads == 1
+    finally:
+        await hub.close()
+    hub = Hub(Store(sqlite_url), fast_settings(sqlite_url, linger=0), first_legal_bots)
+    try:
+        room = await hub._new_room(TableSettings("poker-free", 2), None)
+        hub.release(room)
+        assert room.table.id not in hub.rooms  # no moment at all
+    finally:
+        await hub.close()
+
+
+@pytest.mark.asyncio
+async def test_live_tables_are_counted_again_only_near_the_cap(sqlite_url: str) -> None:
+    body = CreateTable(variant="poker-free", seats=1)
+    store = CountingStore(sqlite_url)
+    hub = Hub(store, fast_settings(sqlite_url, max_tables=1000, http_limits=False), first_legal_bots)
+    try:
+        for _ in range(5):
+            await hub.create(body, None)
+        assert store.counts == 1  # far from the cap: counted once, the tables made here added
+    finally:
+        await hub.close()
+    # near the cap every process counts every time: tables another process made count at once
+    settings = fast_settings(sqlite_url, max_tables=8, http_limits=False)
+    first, second = (Hub(Store(sqlite_url), settings, first_legal_bots) for _ in range(2))
+    try:
+        await first.create(body, None)  # the sixth live table
+        await second.create(body, None)
+        await second.create(body, None)
+        with pytest.raises(Refusal) as busy:
+            await first.create(body, None)
+        assert busy.value.code == "busy"
+    finally:
+        await first.close()
+        await second.close()

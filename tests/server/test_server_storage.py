@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 from kosti.record import Record
 from kosti.server.app import create_app
 from kosti.server.fair import verify
-from kosti.server.store import Store, StoreError, default_url, normalize_url
+from kosti.server.store import MANY_ROWS, Store, StoreError, default_url, normalize_url
 
 
 def test_a_table_and_its_log_come_back_as_written(database_url: str) -> None:
@@ -48,6 +48,49 @@ def test_a_version_is_written_once_and_a_refused_batch_writes_nothing(database_u
         assert stored is not None
         assert stored.events == [("join", {"seat": 0})]
         assert stored.server_seed is None
+    finally:
+        store.close()
+
+
+def _seqs(store: Store, table_id: str) -> list[int]:
+    with store.engine.connect() as connection:
+        found = connection.execute(
+            text("select seq from kosti_events where table_id = :t order by seq"), {"t": table_id}
+        )
+        return [int(seq) for (seq,) in found]
+
+
+def test_a_write_whose_later_event_is_taken_stores_none_of_it(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        store.create("t1", {}, None)
+        store.append("t1", 0, [("join", {"seat": 0})])
+        store.append("t1", 2, [("join", {"seat": 2})])  # version 3, before 2 is written
+        with pytest.raises(StoreError):  # version 2 is free, 3 is not: all or none
+            store.append("t1", 1, [("join", {"seat": 1}), ("bot", {"seat": 2})])
+        assert _seqs(store, "t1") == [1, 3]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("events", [1, MANY_ROWS])
+def test_writes_of_several_tables_share_a_statement_and_only_a_refused_one_fails(
+    database_url: str, events: int
+) -> None:
+    store = Store(database_url)
+    try:
+        for table_id in ("a", "b", "c"):
+            store.create(table_id, {}, None)
+        store.append("b", 0, [("join", {"seat": 0})])
+        log = [("action", {"n": n}) for n in range(events)]  # MANY_ROWS each: one transaction
+        results = store.append_many([("a", 0, log), ("b", 0, log), ("c", 0, log)])
+        assert [r is None for r in results] == [True, False, True]
+        assert isinstance(results[1], StoreError)
+        assert _seqs(store, "a") == _seqs(store, "c") == list(range(1, events + 1))
+        assert _seqs(store, "b") == [1]
+        results = store.append_many([("a", events, log), ("c", events, log)])
+        assert results == [None, None]
+        assert _seqs(store, "c") == list(range(1, 2 * events + 1))
     finally:
         store.close()
 

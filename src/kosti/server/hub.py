@@ -52,6 +52,15 @@ STORAGE_LOST = "connection to storage lost, retrying"
 OPEN_TABLES = 50
 """Open tables the lobby lists at most."""
 
+LIVE_FRESH = 1.0
+"""Seconds a count of the live tables is used for (with the tables made here since) while it is
+far from the cap (:data:`LIVE_MARGIN`): counting them all in storage for every new table costs
+more than making it. Close to the cap they are counted each time."""
+
+LIVE_MARGIN = 100
+"""How far under the cap (or a tenth of it, if more) a count must be to be used again: the
+tables other processes make within :data:`LIVE_FRESH` seconds, which it does not know of."""
+
 
 @functools.cache
 def _preset(spec: str) -> Any:
@@ -90,6 +99,8 @@ class Room:
     bodies: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     """The view (:meth:`Table.body`) last shown here in each language, with its version: what a
     ``change`` is reckoned from."""
+    linger: asyncio.TimerHandle | None = None
+    """When the table, idle, is to be forgotten (:meth:`Hub.release`)."""
 
     def drop(self, socket: WebSocket) -> None:
         """Forget a socket that has gone."""
@@ -125,6 +136,9 @@ class Hub:
         self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
         """The bot levels a table may offer; each table keeps those that play its variant."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._live = (-LIVE_FRESH, 0)
+        """When the live tables were last counted (``time.monotonic()``), and the count plus the
+        tables made here since."""
 
     async def start(self) -> None:
         """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
@@ -142,7 +156,7 @@ class Hub:
         check_options(rules)
         if body.timer is not None and body.timer < self.settings.min_timer:
             raise Refusal("bad_timer", f"a move is given {self.settings.min_timer} seconds at least")
-        if await self._storage(self.store.live) >= self.settings.max_tables:
+        if await self._live_tables() >= self.settings.max_tables:
             raise Refusal("busy", "this server has as many tables as it can keep: try again later")
         if self.settings.http_limits and creator is not None:
             mine = await self._storage(self.store.live, creator)
@@ -153,12 +167,24 @@ class Hub:
         self.release(room)  # nobody is at it yet: the first to come loads it
         return room.table
 
+    async def _live_tables(self) -> int:
+        """The live tables of every process (:meth:`Store.live`), counted at most
+        :data:`LIVE_FRESH` seconds ago while far from the cap."""
+        counted, known = self._live
+        now = time.monotonic()
+        cap = self.settings.max_tables
+        if now - counted > LIVE_FRESH or known >= cap - max(cap // 10, LIVE_MARGIN):
+            known = await self._storage(self.store.live)
+            self._live = (now, known)
+        return known
+
     async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
         taken = None if settings.private else 0
         await self.bus.follow(table_id)
         await self._storage(self.store.create, table_id, settings.to_json(), seed, creator, taken)
+        self._live = (self._live[0], self._live[1] + 1)
         room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels))
         self.rooms[table_id] = room
         return room
@@ -257,28 +283,39 @@ class Hub:
     # -- changes -----------------------------------------------------------
 
     async def change(self, room: Room, plan: Callable[[Table], list[Event]]) -> None:
-        """Plan events under the table's lock, store them, apply them, show them."""
+        """Plan events under the table's lock, store them, apply them, show them.
+
+        When another process wrote first, ``plan`` is asked once more, of the table as that
+        write left it: a request that names no version (a join, a bot seated) then goes
+        through, and one that does (a move) is refused by its plan as stale.
+        """
         async with room.lock:
-            events = plan(room.table)
-            await self._commit(room, events)
+            if not await self._try_commit(room, plan(room.table)):
+                await self._commit(room, plan(room.table))
 
     async def _commit(self, room: Room, events: list[Event]) -> None:
-        """Write ``events`` after the table's version, then apply, show and publish them.
+        """:meth:`_try_commit`, a write that another process made first refused as stale."""
+        version = room.table.version
+        if not await self._try_commit(room, events):
+            raise Refusal(
+                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
+            )
+
+    async def _try_commit(self, room: Room, events: list[Event]) -> bool:
+        """Write ``events`` after the table's version, then apply, show and publish them; ``False``
+        if another process wrote that version first (what it wrote is read and shown first).
 
         Storage that cannot be reached is retried for ``storage_retry`` seconds, the
-        table's sockets told meanwhile; a write that another process made first is
-        refused as stale, after reading what it wrote.
+        table's sockets told meanwhile.
         """
         if not events:
-            return
+            return True
         table = room.table
         version = table.version
         was_waiting = table.status == "waiting"
         if not await self._append(room, version, events):
             await self._catch_up(room)
-            raise Refusal(
-                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
-            )
+            return False
         for entry in events:
             table.apply(entry)
         changes = await self.broadcast(room)
@@ -286,6 +323,7 @@ class Hub:
         if was_waiting and not table.settings.private:
             await self._list(table)
         await self._after_change(room)
+        return True
 
     async def _list(self, table: Table) -> None:
         """Tell storage the seats now held at a public table that was waiting (none: it started)."""
@@ -561,7 +599,25 @@ class Hub:
     # -- memory ------------------------------------------------------------
 
     def release(self, room: Room) -> None:
-        """Forget a table nobody watches and no bot plays (storage keeps it)."""
+        """Forget a table nobody watches and no bot plays (storage keeps it), once it has stayed
+        so for ``linger`` seconds. A table is most often asked for again within moments of
+        going idle (the next player joining a table just made, the players' sockets
+        connecting after they joined, a reconnect): it is still here, heard of from the
+        other processes, and is not read from storage again."""
+        if not self._idle(room) or self.rooms.get(room.table.id) is not room:
+            return
+        if room.linger is not None:
+            room.linger.cancel()
+        if self.settings.linger <= 0:
+            self._forget(room)
+        else:
+            room.linger = asyncio.get_running_loop().call_later(self.settings.linger, self._forget, room)
+
+    def _forget(self, room: Room) -> None:
+        """Forget ``room`` if it is still idle and still this process's copy of its table."""
+        if room.linger is not None:
+            room.linger.cancel()
+            room.linger = None
         if self._idle(room) and self.rooms.get(room.table.id) is room:
             del self.rooms[room.table.id]
             self.bus.unfollow(room.table.id)
@@ -576,8 +632,7 @@ class Hub:
         for table_id in [t for t, room in self.rooms.items() if self._idle(room)]:
             if len(self.rooms) < self.settings.max_rooms:
                 break
-            del self.rooms[table_id]
-            self.bus.unfollow(table_id)
+            self._forget(self.rooms[table_id])
 
     # -- hints -------------------------------------------------------------
 

@@ -69,6 +69,9 @@ class ServerSettings:
     max_rooms: int = 1000
     """Tables kept in memory; idle ones beyond this are forgotten and reloaded when needed."""
 
+    linger: float = 5.0
+    """Seconds a table nobody watches stays in memory before it is forgotten (0: at once)."""
+
     bot_levels: tuple[str, ...] | None = None
     """Bot levels the page offers; ``None``: those ``kosti.bots.levels_for`` gives each family."""
 

@@ -29,6 +29,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     create_engine,
     event,
     func,
@@ -80,6 +81,37 @@ LIVE_FOR = timedelta(hours=24)
 """A table whose game has not ended counts as live this long after its creation."""
 
 
+# Each call's statement, built once: building and keying one costs more than sending it.
+_CREATE = insert(tables)
+_SET_TAKEN = update(tables).where(tables.c.id == bindparam("t_id")).values(taken=bindparam("t_taken"))
+_FINISH = (
+    update(tables)
+    .where(tables.c.id == bindparam("t_id"), tables.c.finished_at.is_(None))
+    .values(finished_at=bindparam("t_at"))
+)
+_LIVE = (
+    select(func.count())
+    .select_from(tables)
+    .where(tables.c.finished_at.is_(None), tables.c.created_at > bindparam("t_after"))
+)
+_LIVE_BY = _LIVE.where(tables.c.creator == bindparam("t_creator"))
+_WAITING = (
+    select(tables.c.id, tables.c.settings, tables.c.taken)
+    .where(
+        tables.c.taken.is_not(None),
+        tables.c.finished_at.is_(None),
+        tables.c.created_at > bindparam("t_after"),
+    )
+    .order_by(tables.c.created_at.desc())
+    .limit(bindparam("t_limit"))
+)
+_APPEND_ONE = insert(events)
+_LOG = select(events.c.seq, events.c.kind, events.c.data).order_by(events.c.seq)
+_SINCE = _LOG.where(events.c.table_id == bindparam("t_id"), events.c.seq > bindparam("t_version"))
+_TABLE = select(tables).where(tables.c.id == bindparam("t_id"))
+_WHOLE_LOG = _LOG.where(events.c.table_id == bindparam("t_id"))
+
+
 class StoreError(KostiError):
     """Storage refused a write (another writer was first) or cannot be reached."""
 
@@ -121,8 +153,9 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def connect(url: str) -> Engine:
-    """An SQLAlchemy engine for ``url`` (SQLite gets WAL and foreign keys)."""
+def connect(url: str, autocommit: bool = False) -> Engine:
+    """An SQLAlchemy engine for ``url`` (SQLite gets WAL and foreign keys); with ``autocommit``,
+    each statement is committed on its own (no ``BEGIN``, no ``COMMIT``)."""
     url = normalize_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -140,11 +173,16 @@ def connect(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 
-        return engine
+        return engine.execution_options(isolation_level="AUTOCOMMIT") if autocommit else engine
     # one connection for each thread that may write at once (anyio's 40), kept open: opening one
     # costs more than a move. No ping before each use: a connection that broke fails its write,
     # which is retried (StorageDown) on a fresh one.
-    return create_engine(url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=30)
+    if not autocommit:
+        return create_engine(url, pool_size=2, max_overflow=POOL_SIZE, pool_timeout=30)
+    # the engine that every call uses: autocommit set once on each connection, not at each use
+    return create_engine(
+        url, pool_size=POOL_SIZE, max_overflow=0, pool_timeout=30, isolation_level="AUTOCOMMIT"
+    )
 
 
 def migrate(engine: Engine) -> None:
@@ -159,15 +197,30 @@ def migrate(engine: Engine) -> None:
         command.upgrade(config, "head")
 
 
+MANY_ROWS = 1000
+"""Rows :meth:`Store.append_many` writes in one statement at most (more go in one transaction):
+well under the bound databases put on a statement's parameters."""
+
+
 class Store:
-    """Tables and their logs in one database. Every method is one transaction."""
+    """Tables and their logs in one database. Every method is one transaction.
+
+    Each is one statement too (a table and its log are read by two, of which the first
+    reads what never changes), sent on a connection in autocommit: the database makes the
+    statement a transaction of its own, which saves the round trips of ``BEGIN`` and
+    ``COMMIT`` (or ``ROLLBACK``, after a read).
+    """
 
     def __init__(self, url: str) -> None:
         self.url = normalize_url(url)
         self.engine = connect(self.url)
+        """Connections for transactions of several statements: the migrations, a very long append."""
         migrate(self.engine)
+        self.auto = connect(self.url, autocommit=True)
+        """Connections that commit each statement on its own: every other call."""
 
     def close(self) -> None:
+        self.auto.dispose()
         self.engine.dispose()
 
     def create(
@@ -189,8 +242,8 @@ class Store:
             "creator": creator[:64] if creator else None,
         }
         try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(tables).values(**row))
+            with self.auto.connect() as connection:
+                connection.execute(_CREATE, row)
         except IntegrityError:
             raise
         except DBAPIError as error:
@@ -200,69 +253,46 @@ class Store:
         """Record the seats held at ``table_id`` while it waits for players (``None``: it is not
         open to join, or no longer)."""
         try:
-            with self.engine.begin() as connection:
-                connection.execute(update(tables).where(tables.c.id == table_id).values(taken=taken))
+            with self.auto.connect() as connection:
+                connection.execute(_SET_TAKEN, {"t_id": table_id, "t_taken": taken})
         except DBAPIError as error:
             raise _outage("update", error) from None
 
     def waiting(self, limit: int) -> list[tuple[str, dict[str, Any], int]]:
         """The public tables waiting for players, newest first: (id, settings, seats taken)."""
-        query = (
-            select(tables.c.id, tables.c.settings, tables.c.taken)
-            .where(
-                tables.c.taken.is_not(None),
-                tables.c.finished_at.is_(None),
-                tables.c.created_at > datetime.now(UTC) - LIVE_FOR,
-            )
-            .order_by(tables.c.created_at.desc())
-            .limit(limit)
-        )
         try:
-            with self.engine.connect() as connection:
-                rows = connection.execute(query).all()
+            with self.auto.connect() as connection:
+                rows = connection.execute(
+                    _WAITING, {"t_after": datetime.now(UTC) - LIVE_FOR, "t_limit": limit}
+                ).all()
         except DBAPIError as error:
             raise _outage("read", error) from None
         return [(row.id, dict(row.settings), int(row.taken)) for row in rows]
 
     def live(self, creator: str | None = None) -> int:
         """Tables whose game has not ended, created within :data:`LIVE_FOR` (by ``creator``, if given)."""
-        query = (
-            select(func.count())
-            .select_from(tables)
-            .where(tables.c.finished_at.is_(None), tables.c.created_at > datetime.now(UTC) - LIVE_FOR)
-        )
-        if creator is not None:
-            query = query.where(tables.c.creator == creator[:64])
+        after = datetime.now(UTC) - LIVE_FOR
         try:
-            with self.engine.connect() as connection:
-                return int(connection.execute(query).scalar_one())
+            with self.auto.connect() as connection:
+                if creator is None:
+                    return int(connection.execute(_LIVE, {"t_after": after}).scalar_one())
+                found = connection.execute(_LIVE_BY, {"t_after": after, "t_creator": creator[:64]})
+                return int(found.scalar_one())
         except DBAPIError as error:
             raise _outage("count", error) from None
 
     def finish(self, table_id: str) -> None:
         """Mark the game of ``table_id`` as over: the table no longer counts as live."""
-        with self.engine.begin() as connection:
-            connection.execute(
-                update(tables)
-                .where(tables.c.id == table_id, tables.c.finished_at.is_(None))
-                .values(finished_at=datetime.now(UTC))
-            )
+        with self.auto.connect() as connection:
+            connection.execute(_FINISH, {"t_id": table_id, "t_at": datetime.now(UTC)})
 
     def append(self, table_id: str, version: int, new: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Append events after ``version`` (the table's version before them), all or none.
 
         :class:`StoreError` if another writer has already written that version.
         """
-        now = datetime.now(UTC)
-        rows = [
-            {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
-            for i, (kind, data) in enumerate(new, 1)
-        ]
-        if not rows:
-            return
         try:
-            with self.engine.begin() as connection:
-                connection.execute(insert(events), rows)
+            self._insert(_rows([(table_id, version, new)]))
         except IntegrityError:
             raise StoreError(f"table {table_id} has moved past version {version} elsewhere") from None
         except DBAPIError as error:
@@ -271,22 +301,15 @@ class Store:
     def append_many(
         self, writes: Sequence[tuple[str, int, Sequence[tuple[str, dict[str, Any]]]]]
     ) -> list[StoreError | None]:
-        """Each (table id, version, events) of ``writes`` appended as :meth:`append` would, in one
-        transaction while none is refused: what each write met (``None``: stored).
+        """Each (table id, version, events) of ``writes`` appended as :meth:`append` would, all in
+        one statement while none is refused: what each write met (``None``: stored).
 
-        When one is refused (another writer was first), every write is tried again in a
-        transaction of its own, so that only the refused ones fail.
+        When one is refused (another writer was first), every write is tried again on its
+        own, so that only the refused ones fail.
         """
         if len(writes) > 1:
-            now = datetime.now(UTC)
-            rows = [
-                {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
-                for table_id, version, new in writes
-                for i, (kind, data) in enumerate(new, 1)
-            ]
             try:
-                with self.engine.begin() as connection:
-                    connection.execute(insert(events), rows)
+                self._insert(_rows(writes))
                 return [None] * len(writes)
             except IntegrityError:
                 pass  # some were refused: find out which, one by one
@@ -301,15 +324,26 @@ class Store:
                 results.append(error)
         return results
 
+    def _insert(self, rows: list[dict[str, Any]]) -> None:
+        """Rows of the log stored all or none: in one statement, or (more than :data:`MANY_ROWS`)
+        in one transaction."""
+        if not rows:
+            return
+        if len(rows) == 1:
+            with self.auto.connect() as connection:
+                connection.execute(_APPEND_ONE, rows[0])
+        elif len(rows) <= MANY_ROWS:
+            with self.auto.connect() as connection:
+                connection.execute(insert(events).values(rows))
+        else:
+            with self.engine.begin() as connection:
+                connection.execute(insert(events), rows)
+
     def since(self, table_id: str, version: int) -> list[tuple[str, dict[str, Any]]]:
         """The events of ``table_id`` after ``version``, in order (catching up on a table in memory)."""
         try:
-            with self.engine.connect() as connection:
-                log = connection.execute(
-                    select(events.c.seq, events.c.kind, events.c.data)
-                    .where(events.c.table_id == table_id, events.c.seq > version)
-                    .order_by(events.c.seq)
-                ).all()
+            with self.auto.connect() as connection:
+                log = connection.execute(_SINCE, {"t_id": table_id, "t_version": version}).all()
         except DBAPIError as error:
             raise _outage("read", error) from None
         for expected, entry in enumerate(log, version + 1):
@@ -325,15 +359,11 @@ class Store:
             raise _outage("read", error) from None
 
     def _load(self, table_id: str) -> StoredTable | None:
-        with self.engine.connect() as connection:
-            row = connection.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
+        with self.auto.connect() as connection:
+            row = connection.execute(_TABLE, {"t_id": table_id}).mappings().first()
             if row is None:
                 return None
-            log = connection.execute(
-                select(events.c.seq, events.c.kind, events.c.data)
-                .where(events.c.table_id == table_id)
-                .order_by(events.c.seq)
-            ).all()
+            log = connection.execute(_WHOLE_LOG, {"t_id": table_id}).all()
         for expected, entry in enumerate(log, 1):
             if entry.seq != expected:
                 raise StoreError(f"table {table_id}: event {expected} is missing from the log")
@@ -344,3 +374,13 @@ class Store:
             bytes.fromhex(seed) if seed is not None else None,
             [(entry.kind, dict(entry.data)) for entry in log],
         )
+
+
+def _rows(writes: Sequence[tuple[str, int, Sequence[tuple[str, dict[str, Any]]]]]) -> list[dict[str, Any]]:
+    """The log rows of (table id, version before, events) writes."""
+    now = datetime.now(UTC)
+    return [
+        {"table_id": table_id, "seq": version + i, "kind": kind, "data": data, "created_at": now}
+        for table_id, version, new in writes
+        for i, (kind, data) in enumerate(new, 1)
+    ]

@@ -58,8 +58,8 @@ async def add_bot(hub: HubDep, table_id: str, body: AddBot | None = None) -> dic
             return events
 
         await hub.change(room, plan)
-        occupant = room.table.seats[seat[0]]
-        return {"seat": seat[0], "name": occupant.name if occupant else None, "version": room.table.version}
+        occupant = room.table.seats[seat[-1]]  # planned again if another process wrote first
+        return {"seat": seat[-1], "name": occupant.name if occupant else None, "version": room.table.version}
 
 
 @router.post("/{table_id}/leave", dependencies=[Limited])
