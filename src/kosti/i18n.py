@@ -17,7 +17,7 @@ import string
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -34,9 +34,11 @@ PLURAL_FORMS: dict[str, tuple[str, ...]] = {"en": ("one", "other"), "ru": ("one"
 Message = str | Mapping[str, str]
 
 
+@lru_cache(maxsize=4096)
 def plural_category(lang: str, n: int) -> str:
     """The CLDR plural category of the whole number ``n`` (1 бросок, 2 броска, 5 бросков),
-    by Babel's copy of the CLDR rules."""
+    by Babel's copy of the CLDR rules (remembered: Babel takes microseconds to apply them, and
+    a log is worded with the same few numbers over and over)."""
     return str(_locale(lang).plural_form(abs(n)))
 
 

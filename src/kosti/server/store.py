@@ -15,6 +15,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.sql.dml import Insert
 
 from kosti.errors import KostiError
 
@@ -106,6 +108,18 @@ _WAITING = (
     .limit(bindparam("t_limit"))
 )
 _APPEND_ONE = insert(events)
+_LOG_COLUMNS = ("table_id", "seq", "kind", "data", "created_at")
+
+
+@lru_cache(maxsize=64)
+def _append_rows(count: int) -> Insert:
+    """The insert of ``count`` rows of the log in one statement, each row's parameters named
+    ``<column>_<row>``: one statement a count, so each is compiled (and prepared) once."""
+    return insert(events).values(
+        [{c: bindparam(f"{c}_{i}", type_=events.c[c].type) for c in _LOG_COLUMNS} for i in range(count)]
+    )
+
+
 _LOG = select(events.c.seq, events.c.kind, events.c.data).order_by(events.c.seq)
 _SINCE = _LOG.where(events.c.table_id == bindparam("t_id"), events.c.seq > bindparam("t_version"))
 _TABLE = select(tables).where(tables.c.id == bindparam("t_id"))
@@ -333,8 +347,9 @@ class Store:
             with self.auto.connect() as connection:
                 connection.execute(_APPEND_ONE, rows[0])
         elif len(rows) <= MANY_ROWS:
+            named = {f"{c}_{i}": row[c] for i, row in enumerate(rows) for c in _LOG_COLUMNS}
             with self.auto.connect() as connection:
-                connection.execute(insert(events).values(rows))
+                connection.execute(_append_rows(len(rows)), named)
         else:
             with self.engine.begin() as connection:
                 connection.execute(insert(events), rows)
