@@ -1,4 +1,8 @@
-"""What the routes need from the running application, as FastAPI dependencies."""
+"""What the routes need from the running application, as FastAPI dependencies.
+
+Each is a coroutine function: FastAPI runs a plain function dependency in its thread pool,
+a hand-over (and a wake-up of the event loop) for every request, where these only read
+an attribute."""
 
 from __future__ import annotations
 
@@ -12,13 +16,13 @@ from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings, TokenBucket
 
 
-def hub_of(connection: HTTPConnection) -> Hub:
+async def hub_of(connection: HTTPConnection) -> Hub:
     """The tables of this process."""
     hub: Hub = connection.app.state.hub
     return hub
 
 
-def settings_of(connection: HTTPConnection) -> ServerSettings:
+async def settings_of(connection: HTTPConnection) -> ServerSettings:
     """How this server runs."""
     settings: ServerSettings = connection.app.state.settings
     return settings
@@ -44,7 +48,7 @@ class HttpLimits:
             raise Refusal("rate_limited", "too many requests: wait a moment")
 
 
-def limited(request: Request) -> None:
+async def limited(request: Request) -> None:
     """Refuse the request when its address has made too many changes lately."""
     limits: HttpLimits = request.app.state.http_limits
     limits.check(request.client.host if request.client else "?")
