@@ -76,8 +76,8 @@ events = Table(
 )
 
 
-POOL_SIZE = 40
-"""Database connections one process keeps (anyio runs at most 40 storage calls at once)."""
+POOL_SIZE = 42
+"""Database connections one process keeps: one for each of its storage threads and writers."""
 
 LIVE_FOR = timedelta(hours=24)
 """A table whose game has not ended counts as live this long after its creation."""
@@ -188,7 +188,7 @@ def connect(url: str, autocommit: bool = False) -> Engine:
             cursor.close()
 
         return engine.execution_options(isolation_level="AUTOCOMMIT") if autocommit else engine
-    # one connection for each thread that may write at once (anyio's 40), kept open: opening one
+    # one connection for each thread that may use one at once, kept open: opening one
     # costs more than a move. No ping before each use: a connection that broke fails its write,
     # which is retried (StorageDown) on a fresh one.
     if not autocommit:
