@@ -13,8 +13,8 @@ carries it on the player's own socket. A table whose game ends starts a new one 
 pace after the same moment of thought as a move).
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
-The load generator is one asyncio process doing nothing per message beyond parsing
-it; its own CPU share is printed too (it shares the machine's cores with the server).
+The load generator is one asyncio process (on uvloop) doing nothing per message beyond
+parsing it; its own CPU share is printed too (it shares the machine's cores with the server).
 
     uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
         [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -328,7 +329,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as folder:
             server = start_server(database, port, Path(folder) / "serve.log", extra)
             try:
-                results = asyncio.run(
+                # the event loop the server runs on too (uvicorn's): the generator's own share of
+                # the two cores is what the server does not get
+                results = uvloop.run(
                     load(f"http://127.0.0.1:{port}", server.pid, args.players, args.seconds, args.saturation)
                 )
             finally:

@@ -217,6 +217,44 @@ def test_a_table_rebuilt_from_its_log_is_the_same_table() -> None:
     )
 
 
+def test_a_planned_move_is_applied_with_the_states_planned_and_is_what_playing_it_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    t, tokens, log = seated("poker-classic")
+    copy = table("poker-classic")
+    apply(copy, log)
+    played = 0
+    real = t.engine.apply
+
+    def counted(state: Any, action: Any) -> Any:
+        nonlocal played
+        played += 1
+        return real(state, action)
+
+    monkeypatch.setattr(t.engine, "apply", counted)
+    while not t.over:
+        game = t.view()["game"]
+        holds = [d for d in game["decisions"] if isinstance(d, dict) and "hold" in d]
+        action = "throw" if game["to_throw"] else (holds or game["decisions"])[-1]
+        seat = t.current_seat()
+        assert seat is not None
+        events = t.plan_action(tokens[seat], t.version, action)
+        planned, played = played, 0
+        apply(t, events)
+        assert played == 0 < planned  # applying plays nothing again
+        apply(copy, events)  # a table that did not plan it plays it
+        assert copy.view() == t.view()
+    assert copy.record().to_json() == t.record().to_json()
+    # a plan that was not applied is not taken for another move's
+    t2, tokens2, _ = seated("poker-classic")
+    seat = t2.current_seat()
+    assert seat is not None
+    t2.plan_action(tokens2[seat], t2.version, "throw")
+    other = t2.plan_action(tokens2[seat], t2.version, "throw")  # planned again: the same dice
+    t2.apply(("action", {**other[0][1], "actions": [{"roll": [1, 1, 1, 1, 1]}]}))
+    assert t2.recorder is not None and t2.recorder.state.dice == (1, 1, 1, 1, 1)
+
+
 def test_gains_are_what_recording_a_cell_would_add() -> None:
     t, tokens, _ = seated(names=("Anna",))
     (roll,) = act(t, tokens, "throw")

@@ -34,7 +34,7 @@ from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
 from kosti.games.base import GameState
-from kosti.record import Record, Recorder, Turn, play_again
+from kosti.record import Record, Recorder, Turn, play_again, written_steps
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
@@ -193,6 +193,9 @@ class Table:
         self.moves: list[tuple[int, list[Action]]] = []
         """The actions of every ``action`` event still in force, with the seat that made them."""
         self.aside: list[dict[str, Any]] = []
+        self._planned: tuple[int, GameState, list[tuple[Action, GameState]]] | None = None
+        """The last move planned: the version and state it was planned at, and each of its actions
+        with the state after it, which :meth:`apply` takes instead of playing them again."""
         """«Тысяча»: the groups set aside in the turn in progress, each with the points it made."""
         self.abandoned = False
         self.rematch: str | None = None
@@ -667,11 +670,14 @@ class Table:
             raise Refusal("bad_action", "a move is one action or a list of up to four")
         played: list[Action] = []
         state = self.recorder.state if self.recorder else None
+        steps: list[tuple[Action, GameState]] = []
         for item in items:
             more, state = self._play(
-                parse_action(item), state, len([a for a in played if isinstance(a, Roll)])
+                parse_action(item), state, len([a for a in played if isinstance(a, Roll)]), steps
             )
             played.extend(more)
+        if self.recorder is not None:
+            self._planned = (self.version, self.recorder.state, steps)
         return [("action", {"seat": seat, "actions": [action_json(a) for a in played]})]
 
     def plan_bot_move(self) -> list[Event]:
@@ -769,10 +775,15 @@ class Table:
             raise Refusal("not_your_turn", f"it is {self._name(current)}'s turn, not {self._name(seat)}'s")
 
     def _play(
-        self, action: Action, state: GameState | None, thrown: int = 0
+        self,
+        action: Action,
+        state: GameState | None,
+        thrown: int = 0,
+        steps: list[tuple[Action, GameState]] | None = None,
     ) -> tuple[list[Action], GameState]:
         """The actions ``action`` stands for at ``state``, the throws it causes included, and the
-        state after them; nothing is changed. ``thrown``: fair throws planned before it in this move.
+        state after them; nothing is changed. ``thrown``: fair throws planned before it in this move;
+        ``steps``, if given, gets each action with the state after it.
 
         ``throw`` (:class:`Throw`) means "throw now": the decision that a throw implies
         (holding nothing, throwing on) and the throw. At an online table the server
@@ -799,12 +810,18 @@ class Table:
                             raise Refusal("illegal", "no throw is allowed now")
                     state = engine.apply(state, implied)
                     played.append(implied)
+                    if steps is not None:
+                        steps.append((implied, state))
                 if isinstance(action, Roll):
                     state = engine.apply(state, action)
                     played.append(action)
+                    if steps is not None:
+                        steps.append((action, state))
             else:
                 state = engine.apply(state, action)
                 played.append(action)
+                if steps is not None:
+                    steps.append((action, state))
             if self.online and self.server_seed is not None and self.client_seed is not None:
                 dice = FairDice(self.server_seed, self.client_seed, self.nonce + thrown)
                 for _ in range(MAX_CHAINED_THROWS):
@@ -814,6 +831,8 @@ class Table:
                     roll = Roll(dice.roll(n))
                     state = engine.apply(state, roll)
                     played.append(roll)
+                    if steps is not None:
+                        steps.append((roll, state))
         except Refusal:
             raise
         except KostiError as error:
@@ -856,7 +875,11 @@ class Table:
             if self.recorder is None:
                 raise KostiError(f"table {self.id}: an action before the start")
             actions = [parse_action(item) for item in data["actions"]]
-            entry["events"], self.aside = self._apply_actions(self.recorder, actions, self.aside)
+            planned = self._planned
+            steps = None
+            if planned is not None and planned[0] == self.version and planned[1] is self.recorder.state:
+                steps = planned[2]
+            entry["events"], self.aside = self._apply_actions(self.recorder, actions, self.aside, steps)
             self.moves.append((data["seat"], actions))
             self.nonce += sum(1 for a in actions if isinstance(a, Roll)) if self.online else 0
             entry.update(player=self._name(data["seat"]), seat=data["seat"], actions=data["actions"])
@@ -889,18 +912,35 @@ class Table:
         else:
             raise KostiError(f"table {self.id}: unknown event {kind!r}")
         self.version += 1
+        self._planned = None
         entry["version"] = self.version
         self.log.append(entry)
 
     def _apply_actions(
-        self, recorder: Recorder, actions: list[Action], aside: list[dict[str, Any]]
+        self,
+        recorder: Recorder,
+        actions: list[Action],
+        aside: list[dict[str, Any]],
+        planned: list[tuple[Action, GameState]] | None = None,
     ) -> tuple[list[Any], list[dict[str, Any]]]:
         """Apply ``actions`` to ``recorder``: the core's events of them (:mod:`kosti.events`) and the
-        «Тысяча» groups set aside after them (``aside`` before)."""
+        «Тысяча» groups set aside after them (``aside`` before).
+
+        ``planned``: the same actions as :meth:`_play` planned them from the recorder's state,
+        each with the state after it. Those states are taken as they are (the engine is pure:
+        playing the actions again would give the same), as long as each action is one step
+        of the record (:func:`~kosti.record.written_steps`)."""
+        if planned is not None and [a for a, _ in planned] != actions:
+            planned = None
         events: list[Any] = []
-        for action in actions:
+        for i, action in enumerate(actions):
             before = recorder.state
-            after = recorder.apply(action)
+            if planned is not None and written_steps(self.engine, before, action) == [action]:
+                after = planned[i][1]
+                recorder.log(before, action, after)
+            else:
+                planned = None
+                after = recorder.apply(action)
             events.extend(getattr(after, "events", ()))
             aside = self._aside_after(aside, before, after)
         return events, aside
