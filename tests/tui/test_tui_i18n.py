@@ -22,6 +22,7 @@ from kosti.i18n import (
     messages,
     placeholders,
     plural_category,
+    preload,
     rules_text,
 )
 from kosti.rules.options import (
@@ -74,6 +75,17 @@ def test_russian_plural_categories() -> None:
     assert Catalog("ru").plural("turn.throws_left", 2) == "осталось 2 броска"
     assert Catalog("ru").plural("turn.throws_left", 5) == "осталось 5 бросков"
     assert Catalog("en").plural("turn.throws_left", 1) == "1 throw left"
+
+
+def test_preload_reads_every_language_and_its_plural_rules() -> None:
+    messages.cache_clear()
+    plural_category.cache_clear()
+    preload()
+    assert messages.cache_info().currsize == len(LANGUAGES)
+    assert plural_category.cache_info().currsize == len(LANGUAGES)
+    # and a plural category asked for afterwards is the same as one worked out cold
+    assert plural_category("ru", 1) == "one"
+    assert plural_category.cache_info().hits == 1
 
 
 def literal_keys() -> set[str]:

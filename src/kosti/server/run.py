@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.engine import make_url
 
 from kosti.errors import KostiError
+from kosti.i18n import preload
 from kosti.server.settings import ServerSettings
 from kosti.server.store import normalize_url
 
@@ -48,12 +49,14 @@ def tune_collector() -> None:
 
 
 def served(app: Any) -> Any:
-    """``app`` with the collector tuned (:func:`tune_collector`) once it has started."""
+    """``app`` with the languages read (:func:`kosti.i18n.preload`) and the collector tuned
+    (:func:`tune_collector`) once it has started."""
     started = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(application: Any) -> AsyncIterator[Any]:
         async with started(application) as state:
+            preload()  # before the collector freezes what the process made to start
             tune_collector()
             yield state
 
