@@ -8,9 +8,13 @@ workers share). For N = 1 and then N = 2, in the same run:
    poker-classic) think 0.5–1.5 s before each move, for ``--seconds`` seconds;
 2. **saturation**: the same players with no thought, for ``--saturation`` seconds.
 
-A player's latency is the time from sending a move to receiving the state (a change) that
-carries it on the player's own socket. A table whose game ends starts a new one (at human
-pace after the same moment of thought as a move).
+Before the phases, each table is brought to a point of its game drawn evenly (its first moves
+played at once, unmeasured), as the tables of a crowd are at every point of their games;
+``--together`` starts them all at the first move instead, so that they all end, and sit down
+to new games, within the same few seconds. A player's latency is the time from sending a
+move to receiving the state (a change) that carries it on the player's own socket. A table
+whose game ends starts a new one (at human pace after the same moment of thought as a move):
+its creator makes it and sits down in one request, and the other player joins.
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
 The load generator is one asyncio process (on uvloop) doing nothing per message beyond
@@ -18,6 +22,7 @@ parsing it; its own CPU share is printed too (it shares the machine's cores with
 
     uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
         [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
+        [--together]
 
 The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``.
 """
@@ -97,13 +102,14 @@ class Pair:
         raise AssertionError("unreachable")
 
     async def sit(self) -> None:
-        created = await self.post("/api/tables", {"variant": VARIANT, "seats": 2})
-        self.table_id = created.json()["id"]
-        self.tokens = {}
-        for name in ("Anna", "Boris"):
-            body = {"name": name, "client_seed": secrets.token_hex(8)}
-            joined = await self.post(f"/api/tables/{self.table_id}/join", body)
-            self.tokens[joined.json()["seat"]] = joined.json()["token"]
+        """Anna makes the table and sits down (one request, as the page does); Boris joins."""
+        body = {"variant": VARIANT, "seats": 2, "name": "Anna", "client_seed": secrets.token_hex(8)}
+        created = (await self.post("/api/tables", body)).json()
+        self.table_id = created["id"]
+        self.tokens = {created["seat"]: created["token"]}
+        body = {"name": "Boris", "client_seed": secrets.token_hex(8)}
+        joined = (await self.post(f"/api/tables/{self.table_id}/join", body)).json()
+        self.tokens[joined["seat"]] = joined["token"]
         ws_base = self.base.replace("http", "ws")
         for seat in self.tokens:
             self.sockets[seat] = await connect(
@@ -158,20 +164,58 @@ class Pair:
                 await self.sit()
                 state = await self.welcome(phase)
                 continue
-            seat = game["current"]
             if think is not None:
                 await asyncio.sleep(self.rng.uniform(*think))
-            message = {"type": "action", "version": state["version"], "token": self.tokens[seat]}
-            message["action"] = first_move(game)
             start = time.perf_counter()
-            await self.sockets[seat].send(json.dumps(message))
-            state = await self.state(seat, state["version"], phase)
+            state = await self.move(state, phase)
             phase.latencies.append((time.perf_counter() - start) * 1000)
             phase.moves += 1
-            for other in self.sockets:  # the other socket must see the same version
-                if other != seat:
-                    await self.state(other, state["version"] - 1, phase)
-            self.current = state
+
+    async def move(self, state: dict[str, Any], phase: Phase) -> dict[str, Any]:
+        """The next move of the game in ``state`` (whoever's turn it is): the state that both
+        sockets then see."""
+        game = state["table"]["game"]
+        seat = game["current"]
+        message = {"type": "action", "version": state["version"], "token": self.tokens[seat]}
+        message["action"] = first_move(game)
+        await self.sockets[seat].send(json.dumps(message))
+        state = await self.state(seat, state["version"], phase)
+        for other in self.sockets:  # the other socket must see the same version
+            if other != seat:
+                await self.state(other, state["version"] - 1, phase)
+        self.current = state
+        return state
+
+    async def advance(self, moves: int, phase: Phase) -> int:
+        """Play up to ``moves`` moves of this table's game with no thought and unmeasured (it
+        stops where the game ends): how many were played."""
+        state = self.current or await self.welcome(phase)
+        played = 0
+        while played < moves:
+            game = state["table"]["game"]
+            if game is None or game["finished"]:
+                break
+            state = await self.move(state, phase)
+            played += 1
+        return played
+
+
+async def stagger(pairs: list[Pair], rng: random.Random) -> None:
+    """Bring each table to a point of its game drawn evenly (as a crowd's tables are): one table
+    plays a whole game to count its moves, and the others play a random number of them.
+
+    Tables that all start together at human pace end together too (a game's length varies
+    little), and would all sit down to a new game within seconds of each other."""
+    setup = Phase()
+    probe = Pair(pairs[0].base, pairs[0].http, random.Random(0))
+    await probe.sit()
+    length = await probe.advance(10_000, setup)
+    await probe.leave()
+    for k in range(0, len(pairs), 50):
+        batch = pairs[k : k + 50]
+        await asyncio.gather(*(pair.advance(rng.randrange(length), setup) for pair in batch))
+    if setup.errors:
+        raise SystemExit(f"the tables could not be brought to their points: {setup.refusals[:3]}")
 
 
 async def run_phase(
@@ -234,7 +278,9 @@ def tree_cpu_seconds(root: int) -> float:
     return sum(times.get(pid, 0.0) for pid in tree)
 
 
-async def load(base: str, server: int, players: int, seconds: float, saturation: float) -> dict[str, Any]:
+async def load(
+    base: str, server: int, players: int, seconds: float, saturation: float, together: bool
+) -> dict[str, Any]:
     rng = random.Random(1)
     results: dict[str, Any] = {}
     # httpcore looks for sniffio at each request, and an import that failed is looked for again
@@ -252,6 +298,8 @@ async def load(base: str, server: int, players: int, seconds: float, saturation:
             pairs.append(Pair(base, http, random.Random(rng.random())))
         for k in range(0, len(pairs), 50):
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
+        if not together:
+            await stagger(pairs, rng)
         # a whole-heap collection here would hold every reply it is measuring (hundreds of ms);
         # small young collections keep each pause short, as in the server
         gc.collect()
@@ -317,6 +365,11 @@ def main() -> None:
     parser.add_argument("--saturation", type=float, default=20.0, help="length of the no-thought phase")
     parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="start every table's game at once (they all end, and sit down again, within seconds)",
+    )
     args = parser.parse_args()
     if not 2 <= args.players <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.saturation <= 600:
         raise SystemExit("--players lies in 2..5000, --seconds and --saturation in (0, 600]")
@@ -332,7 +385,14 @@ def main() -> None:
                 # the event loop the server runs on too (uvicorn's): the generator's own share of
                 # the two cores is what the server does not get
                 results = uvloop.run(
-                    load(f"http://127.0.0.1:{port}", server.pid, args.players, args.seconds, args.saturation)
+                    load(
+                        f"http://127.0.0.1:{port}",
+                        server.pid,
+                        args.players,
+                        args.seconds,
+                        args.saturation,
+                        args.together,
+                    )
                 )
             finally:
                 server.terminate()

@@ -119,6 +119,53 @@ def test_join_gives_a_secret_token_and_the_table_starts_when_full(client: TestCl
     assert anna["token"] not in json.dumps(table)
 
 
+def test_a_creator_who_gives_a_name_is_seated_with_the_table(client: TestClient) -> None:
+    body = {"variant": "thousand-classic", "seats": 3, "name": " Anna ", "client_seed": "abc"}
+    created = client.post("/api/tables", json=body).json()
+    assert created["seat"] == 0
+    assert created["version"] == 1
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        ws.receive_json()
+        ws.send_json({"type": "hello", "token": created["token"]})
+        seated = ws.receive_json()["table"]
+    assert [s["name"] for s in seated["seats"]] == ["Anna", None, None]
+    assert created["token"] not in json.dumps(seated)
+    listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}
+    assert listed[created["id"]]["taken"] == 1  # listed as held from the start
+    boris = client.post(f"/api/tables/{created['id']}/join", json={"name": "Boris", "client_seed": "b"})
+    assert boris.json()["seat"] == 1
+    assert {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[created["id"]]["taken"] == 2
+    # a table of one seat starts at once, and leaves the lobby
+    alone = client.post(
+        "/api/tables", json={"variant": "poker-classic", "seats": 1, "name": "Vera", "client_seed": "v"}
+    )
+    assert client.get(f"/api/tables/{alone.json()['id']}").json()["table"]["status"] == "playing"
+    assert alone.json()["id"] not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
+    # without a name the table is made empty, as before
+    empty = client.post("/api/tables", json={"variant": "poker-classic", "seats": 2}).json()
+    assert "token" not in empty
+    assert empty["version"] == 0
+
+
+@pytest.mark.parametrize(
+    ("extra", "status", "words"),
+    [
+        ({"name": "Anna\u202e", "client_seed": "a"}, 422, "printable"),
+        ({"name": "x" * 25, "client_seed": "a"}, 422, "name"),
+        ({"name": "Anna", "client_seed": "a:b"}, 422, "client_seed"),
+        ({"name": "Anna"}, 400, "client seed"),  # an online table: the player brings a part of the seed
+        ({"name": "A\u0301\u0301\u0301\u0301\u0301\u0301\u0301", "client_seed": "a"}, 400, "mark"),
+    ],
+)
+def test_a_creator_whose_seat_is_refused_makes_no_table(
+    client: TestClient, extra: dict[str, Any], status: int, words: str
+) -> None:
+    answer = client.post("/api/tables", json={"variant": "poker-classic", "seats": 2, **extra})
+    assert answer.status_code == status, answer.text
+    assert words in json.dumps(answer.json())
+    assert client.get("/api/tables").json()["tables"] == []
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [

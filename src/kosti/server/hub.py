@@ -154,7 +154,9 @@ class Hub:
 
     # -- tables ------------------------------------------------------------
 
-    async def create(self, body: CreateTable, creator: str | None) -> Table:
+    async def create(self, body: CreateTable, creator: str | None) -> tuple[Table, str | None]:
+        """A new table, and the seat token of its creator if ``body`` names them (seated in the
+        same request; a name the table refuses makes no table)."""
         try:
             rules = variant(body.variant, body.options)
         except KostiError as error:
@@ -169,9 +171,18 @@ class Hub:
             if mine >= self.settings.tables_per_address:
                 raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
         settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
-        room = await self._new_room(settings, creator)
-        self.release(room)  # nobody is at it yet: the first to come loads it
-        return room.table
+        table = self._new_table(settings)
+        token = None
+        events: list[Event] = []
+        if body.name is not None:
+            events, token = table.plan_join(body.name, body.client_seed)
+        # listed with the creator's seat held already: they are seated before anyone can join
+        taken = sum(1 for kind, _ in events if kind == "join")
+        room = await self._store_room(table, creator, taken)
+        if events:
+            await self._commit(room, events, listed=True)
+        self.release(room)  # nobody is watching it yet: the sockets that come load it
+        return room.table, token
 
     async def _live_tables(self) -> int:
         """The live tables of every process (:meth:`Store.live`), counted at most
@@ -184,16 +195,24 @@ class Hub:
             self._live = (now, known)
         return known
 
-    async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
+    def _new_table(self, settings: TableSettings) -> Table:
+        """A new table with its id and server seed, not yet stored."""
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
         table_id = secrets.token_urlsafe(9)
-        taken = None if settings.private else 0
-        await self.bus.follow(table_id)
-        await self._storage(self.store.create, table_id, settings.to_json(), seed, creator, taken)
+        return Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels)
+
+    async def _store_room(self, table: Table, creator: str | None, taken: int = 0) -> Room:
+        """Store the new ``table`` (public ones listed with ``taken`` seats held) and hold it here."""
+        await self.bus.follow(table.id)
+        listed = None if table.settings.private else taken
+        data = table.settings.to_json()
+        await self._storage(self.store.create, table.id, data, table.server_seed, creator, listed)
         self._live = (self._live[0], self._live[1] + 1)
-        room = Room(Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels))
-        self.rooms[table_id] = room
+        room = self.rooms[table.id] = Room(table)
         return room
+
+    async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
+        return await self._store_room(self._new_table(settings), creator)
 
     async def rematch(self, room: Room, token: str) -> str:
         """The table of the rematch of ``room``'s game, made now if nobody has asked before:
@@ -304,17 +323,19 @@ class Hub:
             if not await self._try_commit(room, plan(room.table)):
                 await self._commit(room, plan(room.table))
 
-    async def _commit(self, room: Room, events: list[Event]) -> None:
+    async def _commit(self, room: Room, events: list[Event], listed: bool = False) -> None:
         """:meth:`_try_commit`, a write that another process made first refused as stale."""
         version = room.table.version
-        if not await self._try_commit(room, events):
+        if not await self._try_commit(room, events, listed):
             raise Refusal(
                 "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
             )
 
-    async def _try_commit(self, room: Room, events: list[Event]) -> bool:
+    async def _try_commit(self, room: Room, events: list[Event], listed: bool = False) -> bool:
         """Write ``events`` after the table's version, then apply, show and publish them; ``False``
         if another process wrote that version first (what it wrote is read and shown first).
+        The lobby is told the seats now held at a public table that was waiting, unless they
+        were ``listed`` with the table already.
 
         Storage that cannot be reached is retried for ``storage_retry`` seconds, the
         table's sockets told meanwhile.
@@ -331,7 +352,7 @@ class Hub:
             table.apply(entry)
         changes = await self.broadcast(room)
         await self.bus.publish(table.id, version, events, changes)
-        if was_waiting and not table.settings.private:
+        if was_waiting and not table.settings.private and not (listed and table.status == "waiting"):
             await self._list(table)
         await self._after_change(room)
         return True

@@ -24,8 +24,23 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+def printable(name: str | None) -> str | None:
+    """``name`` if every character of it is printable; else :class:`ValueError`."""
+    for ch in name or "":
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise ValueError("a name is made of printable characters")
+    return name
+
+
+CLIENT_SEED = r"^[A-Za-z0-9_-]{1,64}$"
+
+
 class CreateTable(Strict):
-    """A new table: the game, its option overrides, the number of seats and how dice are thrown."""
+    """A new table: the game, its option overrides, the number of seats and how dice are thrown.
+
+    With ``name``, its creator sits down in the first seat in the same request (as
+    :class:`JoinTable` would seat them, ``client_seed`` theirs): nobody can take the seat
+    between the two, and a refused name makes no table."""
 
     variant: str = Field(min_length=1, max_length=200, description="A preset id or canonical variant string.")
     options: dict[str, Any] = Field(default_factory=dict, max_length=40)
@@ -34,23 +49,23 @@ class CreateTable(Strict):
     hints: bool = False
     private: bool = False
     timer: int | None = Field(default=None, ge=1, le=3600, description="Seconds for each move.")
+    name: str | None = Field(
+        default=None, min_length=1, max_length=NAME_LENGTH, description="Seat the creator under this name."
+    )
+    client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
+
+    _printable = field_validator("name")(printable)
 
 
 class JoinTable(Strict):
     """Sit down at a table under a name; the browser contributes part of the client seed."""
 
     name: str = Field(min_length=1, max_length=NAME_LENGTH)
-    client_seed: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    client_seed: str | None = Field(default=None, pattern=CLIENT_SEED)
     token: str | None = Field(default=None, min_length=1, max_length=TOKEN_LENGTH)
     """The seat token of the table a rematch came from: sit down in the seat it keeps."""
 
-    @field_validator("name")
-    @classmethod
-    def printable(cls, name: str) -> str:
-        for ch in name:
-            if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-                raise ValueError("a name is made of printable characters")
-        return name
+    _printable = field_validator("name")(printable)
 
 
 class AddBot(Strict):

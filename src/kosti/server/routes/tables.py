@@ -22,8 +22,13 @@ async def open_tables(hub: HubDep, lang: Annotated[str, Query(pattern="^(ru|en)$
 
 @router.post("", status_code=201, dependencies=[Limited])
 async def create_table(request: Request, hub: HubDep, body: CreateTable) -> dict[str, Any]:
-    table = await hub.create(body, request.client.host if request.client else None)
-    return {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair(), "version": table.version}
+    """A new table; with ``name``, its creator seated too (``seat`` and ``token`` as a join gives)."""
+    table, token = await hub.create(body, request.client.host if request.client else None)
+    made: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair()}
+    if token is not None:
+        made.update(seat=table.seat_of(token), token=token)
+    made["version"] = table.version
+    return made
 
 
 @router.get("/{table_id}")

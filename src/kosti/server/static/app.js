@@ -270,8 +270,10 @@ async function showLobby() {
     try {
       const name = form.name.value.trim();
       if (!name) throw new Error(t("needName"));
-      const table = await post("/api/tables", body);
-      await join(table.id, name);
+      // made and seated in one request: nobody can take the creator's seat in between
+      localStorage.setItem("kosti.name", name);
+      const table = await post("/api/tables", { ...body, name, client_seed: randomSeed() });
+      keepSeat(table.id, table.seat, table.token);
       history.pushState({}, "", table.invite);
       route();
     } catch (error) {
