@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,27 @@ def test_a_version_is_written_once_and_a_refused_batch_writes_nothing(database_u
         assert stored is not None
         assert stored.events == [("join", {"seat": 0})]
         assert stored.server_seed is None
+    finally:
+        store.close()
+
+
+def test_a_write_of_several_rows_is_compiled_once(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    # a join that starts the game writes two rows, and a batch of moves many: each count of rows
+    # is one statement, compiled the first time and taken from SQLAlchemy's cache after
+    store = Store(database_url)
+    try:
+        for table_id in ("t1", "t2", "t3"):
+            store.create(table_id, {}, None)
+        with caplog.at_level(logging.INFO, logger="sqlalchemy.engine.Engine"):
+            for table_id in ("t1", "t2", "t3"):
+                store.append(table_id, 0, [("join", {"seat": 0}), ("start", {"order": [0]})])
+        lines = [record.getMessage() for record in caplog.records]
+        # SQLAlchemy logs each statement, then how its compiled form was found
+        inserts = [lines[i + 1] for i, line in enumerate(lines[:-1]) if "INSERT INTO kosti_events" in line]
+        assert len(inserts) == 3
+        assert inserts[0].startswith("[generated in")
+        assert all(line.startswith("[cached since") for line in inserts[1:])
+        assert _seqs(store, "t3") == [1, 2]
     finally:
         store.close()
 
