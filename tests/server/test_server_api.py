@@ -20,7 +20,7 @@ from kosti.record import Record
 from kosti.rules.presets import PRESETS
 from kosti.server.app import STATIC, create_app, installed_bots
 from kosti.server.fair import verify
-from kosti.server.run import COLLECTOR_THRESHOLDS, served
+from kosti.server.run import COLLECTOR_THRESHOLDS, YOUNG_EVERY, collect_young, served
 
 # -- rules and server data ------------------------------------------------------
 
@@ -476,6 +476,24 @@ def test_every_word_the_page_asks_for_is_in_its_catalog() -> None:
     assert sorted(words.keys() - used - {"language", "languageLabel"}) == []
 
 
+def test_young_objects_are_collected_on_a_clock_and_the_middle_generation_every_few_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import asyncio
+
+    calls: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: calls.append(generation) or 0)
+
+    async def run() -> None:
+        task = asyncio.create_task(collect_young(0.001, 3))
+        while len(calls) < 7:
+            await asyncio.sleep(0.001)
+        task.cancel()
+
+    asyncio.run(run())
+    assert calls[:6] == [0, 0, 1, 0, 0, 1]
+
+
 def test_a_served_app_tunes_the_cycle_collector_once_it_has_started(sqlite_url: str) -> None:
     before = gc.get_threshold()
     try:
@@ -485,6 +503,13 @@ def test_a_served_app_tunes_the_cycle_collector_once_it_has_started(sqlite_url: 
             assert client.get("/api/server").status_code == 200
             assert gc.get_threshold() == COLLECTOR_THRESHOLDS
             assert gc.get_freeze_count() > 0  # what the start made is never scanned again
+            young = []
+            gc.callbacks.append(collected := lambda phase, info: young.append((phase, info["generation"])))
+            try:
+                time.sleep(4 * YOUNG_EVERY)  # the server's loop runs in the client's thread meanwhile
+            finally:
+                gc.callbacks.remove(collected)
+            assert ("start", 0) in young  # collected on the clock, not only by count
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)

@@ -53,7 +53,9 @@ def test_a_version_is_written_once_and_a_refused_batch_writes_nothing(database_u
         store.close()
 
 
-def test_a_write_of_several_rows_is_compiled_once(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
+def test_a_write_of_several_rows_is_compiled_once(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
     # a join that starts the game writes two rows, and a batch of moves many: each count of rows
     # is one statement, compiled the first time and taken from SQLAlchemy's cache after
     store = Store(database_url)

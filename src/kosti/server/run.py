@@ -8,6 +8,7 @@ and the lease of each table's bots: :mod:`kosti.server.bus`); both are required.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import gc
 import json
@@ -33,6 +34,13 @@ human pace saw young collections of 25–50 ms and middle ones of 150–160 ms; 
 and 20–30 ms."""
 
 
+YOUNG_EVERY = 0.05
+"""Seconds between the young collections a serving process makes on a clock (:func:`collect_young`)."""
+
+MIDDLE_EVERY = 4
+"""Every how many of those the middle generation is collected too."""
+
+
 def tune_collector() -> None:
     """Keep the cycle collector's pauses out of the moves: what the process made to start is
     never scanned again, and whole-heap collections come a hundredth as often.
@@ -48,9 +56,28 @@ def tune_collector() -> None:
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
+async def collect_young(period: float = YOUNG_EVERY, middle_every: int = MIDDLE_EVERY) -> None:
+    """Run until cancelled: collect the young generation every ``period`` seconds, and the
+    middle one with it every ``middle_every``-th time.
+
+    The collector starts a young collection when the tracked objects made, less those
+    freed, pass its threshold; freeing any object counts, an old one too. While the games
+    that end free their tables, the young generation grows far past its threshold
+    before a collection comes: 50 000 objects (40 ms with the event loop held) and 80 000
+    in the middle one (100 ms), at 500 moves a second. On a clock, each collection holds
+    what was made since the last: a millisecond or so. The collections by count still
+    run, and with them the rare whole-heap ones."""
+    k = 0
+    while True:
+        await asyncio.sleep(period)
+        k += 1
+        gc.collect(1 if k % middle_every == 0 else 0)
+
+
 def served(app: Any) -> Any:
-    """``app`` with the languages read (:func:`kosti.i18n.preload`) and the collector tuned
-    (:func:`tune_collector`) once it has started."""
+    """``app`` with the languages read (:func:`kosti.i18n.preload`), the collector tuned
+    (:func:`tune_collector`) and collecting young objects on a clock (:func:`collect_young`)
+    once it has started."""
     started = app.router.lifespan_context
 
     @asynccontextmanager
@@ -58,7 +85,11 @@ def served(app: Any) -> Any:
         async with started(application) as state:
             preload()  # before the collector freezes what the process made to start
             tune_collector()
-            yield state
+            collector = asyncio.create_task(collect_young())
+            try:
+                yield state
+            finally:
+                collector.cancel()
 
     app.router.lifespan_context = lifespan
     return app
