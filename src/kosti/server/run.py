@@ -27,11 +27,12 @@ from kosti.server.store import normalize_url
 SETTINGS_VARIABLE = "KOSTI_SERVER_SETTINGS"
 """How the parent process hands its settings to the worker processes (JSON)."""
 
-COLLECTOR_THRESHOLDS = (2_000, 10, 100)
+COLLECTOR_THRESHOLDS = (2_000, 10, 600)
 """The cycle collector's thresholds in a serving process (CPython's are (700, 10, 10)). Young
 collections stay small, for each one holds the event loop: with 20 000, a thousand players at
 human pace saw young collections of 25–50 ms and middle ones of 150–160 ms; with 2 000, 5–13 ms
-and 20–30 ms."""
+and 20–30 ms. A whole-heap collection (hundreds of milliseconds) may come after 600 middle ones:
+those on the clock (:func:`collect_young`) make that eight minutes at the least."""
 
 
 YOUNG_EVERY = 0.2
@@ -46,7 +47,7 @@ MIDDLE_EVERY = 4
 
 def tune_collector() -> None:
     """Keep the cycle collector's pauses out of the moves: what the process made to start is
-    never scanned again, and whole-heap collections come a hundredth as often.
+    never scanned again, and whole-heap collections come minutes apart.
 
     Every tracked object is scanned by a whole-heap collection, which holds the event loop
     for all of it (hundreds of milliseconds with a thousand tables in memory), and CPython
