@@ -8,13 +8,14 @@ workers share). For N = 1 and then N = 2, in the same run:
    poker-classic) think 0.5–1.5 s before each move, for ``--seconds`` seconds;
 2. **saturation**: the same players with no thought, for ``--saturation`` seconds.
 
-Before the phases, each table is brought to a point of its game drawn evenly (its first moves
-played at once, unmeasured), as the tables of a crowd are at every point of their games;
-``--together`` starts them all at the first move instead, so that they all end, and sit down
-to new games, within the same few seconds. A player's latency is the time from sending a
-move to receiving the state (a change) that carries it on the player's own socket. A table
-whose game ends starts a new one (at human pace after the same moment of thought as a move):
-its creator makes it and sits down in one request, and the other player joins.
+Every table starts its game at the first phase's start, so that they all end, and sit down to
+new games, within the same few seconds (a burst of 500 new tables); with ``--stagger`` each
+table is first brought to a point of its game drawn evenly (its first moves played at once,
+unmeasured), as the tables of a crowd are at every point of their games. A player's latency
+is the time from sending a move to receiving the state (a change) that carries it on the
+player's own socket. A table whose game ends starts a new one (at human pace after the same
+moment of thought as a move): its creator makes it and sits down in one request, and the
+other player joins.
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
 The load generator is one asyncio process (on uvloop) doing nothing per message beyond
@@ -22,7 +23,7 @@ parsing it; its own CPU share is printed too (it shares the machine's cores with
 
     uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
         [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
-        [--together]
+        [--stagger]
 
 The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``.
 """
@@ -281,7 +282,7 @@ def tree_cpu_seconds(root: int) -> float:
 
 
 async def load(
-    base: str, server: int, players: int, seconds: float, saturation: float, together: bool
+    base: str, server: int, players: int, seconds: float, saturation: float, staggered: bool
 ) -> dict[str, Any]:
     rng = random.Random(1)
     results: dict[str, Any] = {}
@@ -300,7 +301,7 @@ async def load(
             pairs.append(Pair(base, http, random.Random(rng.random())))
         for k in range(0, len(pairs), 50):
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
-        if not together:
+        if staggered:
             await stagger(pairs, rng)
         # a whole-heap collection here would hold every reply it is measuring (hundreds of ms);
         # small young collections keep each pause short, as in the server
@@ -372,9 +373,9 @@ def main() -> None:
     parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument(
-        "--together",
+        "--stagger",
         action="store_true",
-        help="start every table's game at once (they all end, and sit down again, within seconds)",
+        help="bring each table to an evenly drawn point of its game first (not all starting at once)",
     )
     args = parser.parse_args()
     if not 2 <= args.players <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.saturation <= 600:
@@ -397,7 +398,7 @@ def main() -> None:
                         args.players,
                         args.seconds,
                         args.saturation,
-                        args.together,
+                        args.stagger,
                     )
                 )
             finally:
