@@ -176,11 +176,10 @@ class Hub:
         events: list[Event] = []
         if body.name is not None:
             events, token = table.plan_join(body.name, body.client_seed)
-        # listed with the creator's seat held already: they are seated before anyone can join
-        taken = sum(1 for kind, _ in events if kind == "join")
-        room = await self._store_room(table, creator, taken)
-        if events:
-            await self._commit(room, events, listed=True)
+        # a table whose creator sits down is listed once they are seated (as any join lists the
+        # seats held): until then nobody knows its id, so nobody can take their seat
+        room = await self._store_room(table, creator, listed=not events)
+        await self._commit(room, events)
         self.release(room)  # nobody is watching it yet: the sockets that come load it
         return room.table, token
 
@@ -201,12 +200,13 @@ class Hub:
         table_id = secrets.token_urlsafe(9)
         return Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels)
 
-    async def _store_room(self, table: Table, creator: str | None, taken: int = 0) -> Room:
-        """Store the new ``table`` (public ones listed with ``taken`` seats held) and hold it here."""
+    async def _store_room(self, table: Table, creator: str | None, listed: bool = True) -> Room:
+        """Store the new ``table`` (a public one ``listed`` among the open tables now, with no seat
+        held) and hold it here."""
         await self.bus.follow(table.id)
-        listed = None if table.settings.private else taken
+        taken = 0 if listed and not table.settings.private else None
         data = table.settings.to_json()
-        await self._storage(self.store.create, table.id, data, table.server_seed, creator, listed)
+        await self._storage(self.store.create, table.id, data, table.server_seed, creator, taken)
         self._live = (self._live[0], self._live[1] + 1)
         room = self.rooms[table.id] = Room(table)
         return room
@@ -323,19 +323,17 @@ class Hub:
             if not await self._try_commit(room, plan(room.table)):
                 await self._commit(room, plan(room.table))
 
-    async def _commit(self, room: Room, events: list[Event], listed: bool = False) -> None:
+    async def _commit(self, room: Room, events: list[Event]) -> None:
         """:meth:`_try_commit`, a write that another process made first refused as stale."""
         version = room.table.version
-        if not await self._try_commit(room, events, listed):
+        if not await self._try_commit(room, events):
             raise Refusal(
                 "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
             )
 
-    async def _try_commit(self, room: Room, events: list[Event], listed: bool = False) -> bool:
+    async def _try_commit(self, room: Room, events: list[Event]) -> bool:
         """Write ``events`` after the table's version, then apply, show and publish them; ``False``
         if another process wrote that version first (what it wrote is read and shown first).
-        The lobby is told the seats now held at a public table that was waiting, unless they
-        were ``listed`` with the table already.
 
         Storage that cannot be reached is retried for ``storage_retry`` seconds, the
         table's sockets told meanwhile.
@@ -352,7 +350,7 @@ class Hub:
             table.apply(entry)
         changes = await self.broadcast(room)
         await self.bus.publish(table.id, version, events, changes)
-        if was_waiting and not table.settings.private and not (listed and table.status == "waiting"):
+        if was_waiting and not table.settings.private:
             await self._list(table)
         await self._after_change(room)
         return True

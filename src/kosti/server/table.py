@@ -193,10 +193,10 @@ class Table:
         self.moves: list[tuple[int, list[Action]]] = []
         """The actions of every ``action`` event still in force, with the seat that made them."""
         self.aside: list[dict[str, Any]] = []
+        """«Тысяча»: the groups set aside in the turn in progress, each with the points it made."""
         self._planned: tuple[int, GameState, list[tuple[Action, GameState]]] | None = None
         """The last move planned: the version and state it was planned at, and each of its actions
         with the state after it, which :meth:`apply` takes instead of playing them again."""
-        """«Тысяча»: the groups set aside in the turn in progress, each with the points it made."""
         self.abandoned = False
         self.rematch: str | None = None
         """The table of the rematch, once one is offered."""

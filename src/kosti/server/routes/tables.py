@@ -24,10 +24,9 @@ async def open_tables(hub: HubDep, lang: Annotated[str, Query(pattern="^(ru|en)$
 async def create_table(request: Request, hub: HubDep, body: CreateTable) -> dict[str, Any]:
     """A new table; with ``name``, its creator seated too (``seat`` and ``token`` as a join gives)."""
     table, token = await hub.create(body, request.client.host if request.client else None)
-    made: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair()}
+    made = {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair(), "version": table.version}
     if token is not None:
         made.update(seat=table.seat_of(token), token=token)
-    made["version"] = table.version
     return made
 
 
