@@ -39,6 +39,7 @@ from kosti.phrases import hint_text
 from kosti.rules.presets import Variant, variant
 from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.commits import WRITERS, Committer
+from kosti.server.dispatch import homed_id
 from kosti.server.limits import check_options
 from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.refusal import Refusal
@@ -197,7 +198,7 @@ class Hub:
     def _new_table(self, settings: TableSettings) -> Table:
         """A new table with its id and server seed, not yet stored."""
         seed = secrets.token_bytes(32) if settings.mode == "online" else None
-        table_id = secrets.token_urlsafe(9)
+        table_id = homed_id(self.settings.worker, self.settings.workers)
         return Table(table_id, settings, seed, self.bots, self.settings.stand_in, self.levels)
 
     async def _store_room(self, table: Table, creator: str | None, listed: bool = True) -> Room:

@@ -1,7 +1,8 @@
 """Running a server: one process (SQLite by default), or N worker processes behind one address.
 
-With ``workers > 1`` uvicorn starts N processes that share the listening socket, so
-any process may take any connection. They share one PostgreSQL (the log, with its
+With ``workers > 1`` a parent process listens and hands each connection to one of N
+worker processes, a table's to the worker it calls home (:mod:`kosti.server.dispatch`);
+any process may serve any connection all the same. They share one PostgreSQL (the log, with its
 unique (table, version) key) and one Redis (each commit published to the others,
 and the lease of each table's bots: :mod:`kosti.server.bus`); both are required.
 """
@@ -139,14 +140,16 @@ def settings_to_env(settings: ServerSettings) -> str:
     return json.dumps(dataclasses.asdict(settings))
 
 
-def worker_app() -> Any:
-    """The application of one worker process, from the settings its parent left in the environment."""
+def worker_app(worker: int = 0, workers: int = 1) -> Any:
+    """The application of worker ``worker`` of ``workers``, from the settings its parent left in the
+    environment."""
     from kosti.server.app import create_app
 
     data = json.loads(os.environ[SETTINGS_VARIABLE])
     for name in ("bot_levels", "hint_levels", "allowed_origins"):
         if data.get(name) is not None:
             data[name] = tuple(data[name])
+    data.update(worker=worker, workers=workers)
     return served(create_app(ServerSettings(**data)))
 
 
@@ -172,5 +175,7 @@ def serve(
             app = create_app(settings)
         uvicorn.run(served(app), **options)
         return
+    from kosti.server.dispatch import serve_workers
+
     os.environ[SETTINGS_VARIABLE] = settings_to_env(settings)
-    uvicorn.run("kosti.server.run:worker_app", factory=True, workers=workers, **options)
+    serve_workers(options, workers)

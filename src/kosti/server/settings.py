@@ -72,6 +72,12 @@ class ServerSettings:
     linger: float = 5.0
     """Seconds a table nobody watches stays in memory before it is forgotten (0: at once)."""
 
+    worker: int = 0
+    """This process's index among the server's worker processes (:mod:`kosti.server.dispatch`) …"""
+
+    workers: int = 1
+    """… and their count: a table made here gets an id whose connections are handed to this process."""
+
     bot_levels: tuple[str, ...] | None = None
     """Bot levels the page offers; ``None``: those ``kosti.bots.levels_for`` gives each family."""
 

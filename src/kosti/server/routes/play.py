@@ -168,7 +168,8 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     if not origin_allowed(websocket, settings):
         await websocket.close(code=1008)  # before the handshake: the browser sees a 403
         return
-    await websocket.accept()
+    # the handshake names the worker process that serves the socket (kosti serve --workers)
+    await websocket.accept(headers=[(b"x-kosti-worker", str(settings.worker).encode())])
     try:
         room = await hub.room(table_id)
     except Refusal as refusal:

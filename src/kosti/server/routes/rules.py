@@ -67,4 +67,7 @@ async def server_info(settings: SettingsDep) -> dict[str, Any]:
         "message_limit": settings.message_limit,
         "name_length": NAME_LENGTH,
         "idle_timeout": settings.idle_timeout,
+        # which worker process answered, of how many (kosti serve --workers): for whoever runs it
+        "worker": settings.worker,
+        "workers": settings.workers,
     }
