@@ -23,7 +23,7 @@ parsing it; its own CPU share is printed too (it shares the machine's cores with
 
     uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
         [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
-        [--stagger]
+        [--stagger] [--workers 1,2]
 
 The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``.
 """
@@ -408,6 +408,7 @@ async def load(
         collector = asyncio.create_task(collect_young())
         for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
             cpu, served = cpu_seconds(), tree_cpu_seconds(server)
+            print(f"phase {name}: {length:g} s from now", file=sys.stderr, flush=True)
             phase, wall = await run_phase(pairs, length, think)
             share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
             results[name] = (phase, wall, share, tree_cpu_seconds(server) - served)
@@ -472,12 +473,20 @@ def main() -> None:
         action="store_true",
         help="bring each table to an evenly drawn point of its game first (not all starting at once)",
     )
+    parser.add_argument(
+        "--workers",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1, 2],
+        help="the worker counts to run, in order (default 1,2: the last line compares them)",
+    )
     args = parser.parse_args()
+    if not all(1 <= n <= 8 for n in args.workers):
+        raise SystemExit("--workers lists counts from 1 to 8, such as 1,2")
     if not 2 <= args.players <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.saturation <= 600:
         raise SystemExit("--players lies in 2..5000, --seconds and --saturation in (0, 600]")
     saturation: dict[int, float] = {}
     p99: dict[int, float] = {}
-    for workers in (1, 2):
+    for workers in args.workers:
         database, name = fresh_database(args.database)
         port = free_port()
         extra = ["--workers", str(workers), "--redis", args.redis, "--no-http-limits", "--bot-delay", "0"]
@@ -508,6 +517,8 @@ def main() -> None:
         saturation[workers] = phase.moves / wall
         human = results["human"][0].latencies or [0.0]
         p99[workers] = percentile(human, 0.99)
+    if set(args.workers) != {1, 2}:
+        return
     ratio = saturation[2] / saturation[1] if saturation[1] else 0.0
     print(f"load: workers=2 p99={p99[2]:.1f} ms, saturation 2 vs 1 workers = {ratio:.2f}×")
 

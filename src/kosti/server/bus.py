@@ -27,13 +27,14 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import json
 import logging
 import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
+
+from kosti.server import wire
 
 log = logging.getLogger(__name__)
 
@@ -272,7 +273,7 @@ class RedisBus:
             sender, _, body = message["data"].partition("\n")
             if sender == self.me:
                 return
-            data = json.loads(body)
+            data = wire.parse(body)
             table_id = message["channel"][len(CHANNEL) :]
             events = [(kind, payload) for kind, payload in data["events"]]
             changes = {str(lang): (int(since), str(text)) for lang, (since, text) in data["changes"].items()}
@@ -298,7 +299,7 @@ class RedisBus:
         """Queued for the publisher (:meth:`_publish`), which sends what has gathered meanwhile in
         one round trip, in the order committed: the table's lock is not held for Redis."""
         message = {"version": version, "events": events, "changes": changes}
-        payload = f"{self.me}\n{json.dumps(message, separators=(',', ':'))}"
+        payload = f"{self.me}\n{wire.text(message)}"
         if self._publisher is None or self._publisher.done():
             self._publisher = asyncio.create_task(self._publish())
         self._outbox.put_nowait((table_id, version, payload))

@@ -37,6 +37,7 @@ from kosti.errors import KostiError
 from kosti.i18n import catalog
 from kosti.phrases import hint_text
 from kosti.rules.presets import Variant, variant
+from kosti.server import wire
 from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.commits import WRITERS, Committer
 from kosti.server.dispatch import homed_id
@@ -450,7 +451,7 @@ class Hub:
             if last is None or last[0] != since:
                 continue
             try:
-                changed = json.loads(text)["table"]
+                changed = wire.parse(text)["table"]
             except (ValueError, KeyError, TypeError):
                 continue
             body = {**last[1], **changed}
@@ -527,7 +528,7 @@ class Hub:
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
-        await self._send_all(room, json.dumps(message))
+        await self._send_all(room, _text(message))
 
     async def _send_all(self, room: Room, text: str) -> None:
         for socket in list(room.sockets):
@@ -727,7 +728,7 @@ def _same(stored: list[Event], ours: list[Event]) -> bool:
 
 
 def _text(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"))
+    return wire.text(message)
 
 
 def socket_language(socket: WebSocket) -> str:

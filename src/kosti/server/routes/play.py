@@ -34,6 +34,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
+from kosti.server import wire
 from kosti.server.hub import Hub, Room, error_message, socket_language
 from kosti.server.messages import (
     ActionMessage,
@@ -116,7 +117,7 @@ class Connection:
         await self.send(error_message(Refusal(code, why), self.room.table))
 
     async def send(self, message: dict[str, Any]) -> None:
-        await self.websocket.send_json(message)
+        await self.websocket.send_text(wire.text(message))
 
     async def send_state(self) -> None:
         """The table as this socket's reader sees it (``?lang=``), with the clock's time left."""
@@ -173,7 +174,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     try:
         room = await hub.room(table_id)
     except Refusal as refusal:
-        await websocket.send_json(error_message(refusal, None))
+        await websocket.send_text(wire.text(error_message(refusal, None)))
         await websocket.close(code=4404 if refusal.code == "not_found" else 1011)
         return
     connection = Connection(hub, room, websocket, settings)
