@@ -35,7 +35,6 @@ import asyncio
 import collections
 import contextlib
 import gc
-import json
 import os
 import random
 import resource
@@ -51,13 +50,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import uvloop
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
-
-from kosti.server.run import collect_young
 
 sys.path.insert(0, str(Path(__file__).parent))
 from roundtrip import first_move, free_port, percentile, start_server
@@ -104,7 +102,7 @@ class Socket(asyncio.Protocol):
                 else:
                     self.opened.set_result(None)
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                self.inbox.append(json.loads(bytes(event.data)))
+                self.inbox.append(orjson.loads(event.data))
                 if self.waiter is not None and not self.waiter.done():
                     self.waiter.set_result(None)
         self._flush()  # pongs to the server's pings, the answer to a close
@@ -126,7 +124,7 @@ class Socket(asyncio.Protocol):
                 self.transport.write_eof()
 
     def send(self, message: dict[str, Any]) -> None:
-        self.protocol.send_text(json.dumps(message).encode())
+        self.protocol.send_text(orjson.dumps(message))
         self._flush()
 
     async def recv(self, timeout: float = 30) -> dict[str, Any]:
@@ -398,22 +396,24 @@ async def load(
             await asyncio.gather(*(pair.sit() for pair in pairs[k : k + 50]))
         if staggered:
             await stagger(pairs, rng)
-        # a whole-heap collection here would hold every reply it is measuring (hundreds of ms);
-        # small young collections keep each pause short, as in the server
+        # the generator's garbage is the messages it parsed, freed by reference counting as the
+        # next come: the cycle collector found none of it, yet scanned it all (young collections
+        # on a clock took a quarter of the generator's CPU, taken from the server it measures,
+        # and by count they held every reply under way). It is off while a phase runs.
         gc.collect()
         gc.freeze()
-        gc.set_threshold(2_000, 10, 1000)
-        # and young ones on a clock, as the server does: by count they waited while the tables
-        # that ended were freed, and then held the generator for tens of milliseconds
-        collector = asyncio.create_task(collect_young())
-        for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
-            cpu, served = cpu_seconds(), tree_cpu_seconds(server)
-            print(f"phase {name}: {length:g} s from now", file=sys.stderr, flush=True)
-            phase, wall = await run_phase(pairs, length, think)
-            share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
-            results[name] = (phase, wall, share, tree_cpu_seconds(server) - served)
+        gc.disable()
+        try:
+            for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
+                cpu, served = cpu_seconds(), tree_cpu_seconds(server)
+                print(f"phase {name}: {length:g} s from now", file=sys.stderr, flush=True)
+                phase, wall = await run_phase(pairs, length, think)
+                share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
+                results[name] = (phase, wall, share, tree_cpu_seconds(server) - served)
+                gc.collect()  # what cycles there were (a lost socket's traceback), between phases
+        finally:
+            gc.enable()
         results["consistency"] = await consistent(base, pairs)
-        collector.cancel()
     return results
 
 
