@@ -182,3 +182,39 @@ async def test_a_process_hears_the_tables_it_follows_in_the_order_committed_and_
     finally:
         await listener.close()
         await writer.close()
+
+
+@pytest.mark.asyncio
+async def test_a_publisher_whose_connection_is_cut_sends_on_a_new_one() -> None:
+    redis = redis_url()
+    heard: list[int] = []
+
+    async def published(table_id: str, version: int, events: list[Event], changes: Any) -> None:
+        heard.append(version)
+
+    async def reconnected() -> None:
+        return None
+
+    async def hear(count: int) -> None:
+        for _ in range(300):
+            if len(heard) >= count:
+                return
+            await asyncio.sleep(0.01)
+
+    listener, writer = RedisBus(redis, 1.0), RedisBus(redis, 1.0)
+    await listener.start(published, reconnected)
+    await writer.start(published, reconnected)
+    table = f"bus-test-{id(heard)}-cut"
+    try:
+        await listener.follow(table)
+        await writer.publish(table, 0, [("join", {})], {})
+        await hear(1)
+        # every plain connection is cut, the publisher's own among them (not the listeners')
+        await writer.redis.client_kill_filter(_type="normal", skipme=True)
+        for version in (1, 2):
+            await writer.publish(table, version, [("join", {})], {})
+        await hear(3)
+        assert heard == [0, 1, 2]
+    finally:
+        await listener.close()
+        await writer.close()

@@ -305,35 +305,53 @@ class RedisBus:
         self._outbox.put_nowait((table_id, version, payload))
 
     async def _publish(self) -> None:
-        while True:
-            batch = [await self._outbox.get()]
-            while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
-                batch.append(self._outbox.get_nowait())
-            for attempt in range(3):
-                try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for table_id, _, payload in batch:
-                            pipe.publish(CHANNEL + table_id, payload)
-                        await pipe.execute()
-                    break
-                except asyncio.CancelledError:
-                    raise
-                except Exception:  # committed already: the others catch up from the log on their next message
-                    if attempt == 2:
-                        first, last = batch[0], batch[-1]
-                        log.warning(
-                            "could not publish %d commits (version %d of %s to version %d of %s)",
-                            len(batch),
-                            first[1] + 1,
-                            first[0],
-                            last[1] + 1,
-                            last[0],
-                            exc_info=True,
-                        )
-                    else:
-                        await asyncio.sleep(0.1 * (attempt + 1))
-            for _ in batch:
-                self._outbox.task_done()
+        """Send the outbox's commits to Redis, as many at once as have gathered, on a connection of
+        the publisher's own.
+
+        The commands are packed and sent, and their replies read, on the connection itself:
+        redis-py's pipeline around the same round trip cost 0.3–0.4 ms of CPU, three times the
+        round trip alone, and at human pace most commits go out alone."""
+        connection: Any = None
+        try:
+            while True:
+                batch = [await self._outbox.get()]
+                while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
+                    batch.append(self._outbox.get_nowait())
+                for attempt in range(3):
+                    try:
+                        if connection is None:
+                            connection = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+                        commands = [("PUBLISH", CHANNEL + table, payload) for table, _, payload in batch]
+                        await connection.send_packed_command(connection.pack_commands(commands), False)
+                        for _ in batch:
+                            await connection.read_response()
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception:  # committed already: the others catch up from the log later
+                        if connection is not None:  # a broken connection is not used again
+                            with contextlib.suppress(Exception):
+                                await connection.disconnect()
+                            await self.redis.connection_pool.release(connection)
+                            connection = None
+                        if attempt == 2:
+                            first, last = batch[0], batch[-1]
+                            log.warning(
+                                "could not publish %d commits (version %d of %s to version %d of %s)",
+                                len(batch),
+                                first[1] + 1,
+                                first[0],
+                                last[1] + 1,
+                                last[0],
+                                exc_info=True,
+                            )
+                        else:
+                            await asyncio.sleep(0.1 * (attempt + 1))
+                for _ in batch:
+                    self._outbox.task_done()
+        finally:
+            if connection is not None:
+                await self.redis.connection_pool.release(connection)
 
     async def claim(self, table_id: str) -> bool:
         try:
