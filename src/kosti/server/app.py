@@ -91,11 +91,13 @@ def create_app(
     app.state.settings = settings
     app.state.http_limits = HttpLimits(settings)
     app.add_exception_handler(Refusal, refused)
+    # a request is matched against the routes in this order: the busiest first (a table's
+    # socket and requests), for no two routers share a path
+    app.include_router(play.router)
+    app.include_router(tables.router)
+    app.include_router(rules.router)
     app.include_router(page.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.include_router(rules.router)
-    app.include_router(tables.router)
-    app.include_router(play.router)
     return app
 
 
