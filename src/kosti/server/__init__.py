@@ -9,7 +9,10 @@ Install with the ``server`` extra and run ``kosti serve``. The parts:
 * :mod:`kosti.server.settings`: how a server runs, and its rate limits' token bucket;
 * :mod:`kosti.server.hub`: the tables in memory and the one path every change takes;
 * :mod:`kosti.server.routes`: the HTTP and WebSocket endpoints, one router a concern;
-* :mod:`kosti.server.app`: the application that puts them together, with the static page.
+* :mod:`kosti.server.app`: the application that puts them together, with the static page;
+* :mod:`kosti.server.wire`: the JSON text of the messages sent and the commits published;
+* :mod:`kosti.server.bus`: how worker processes hear each other's commits (Redis);
+* :mod:`kosti.server.dispatch`: ``kosti serve --workers N``, a table's connections at its home worker.
 
 Only :mod:`~kosti.server.fair` works without the ``server`` extra.
 """
