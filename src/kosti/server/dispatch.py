@@ -178,8 +178,7 @@ class Dispatcher:
 
     def _close_channel(self, worker: Worker) -> None:
         if worker.channel is not None:
-            with contextlib.suppress(Exception):  # no loop any more, or not listened to
-                asyncio.get_running_loop().remove_reader(worker.channel.fileno())
+            asyncio.get_running_loop().remove_reader(worker.channel.fileno())
             worker.channel.close()
             worker.channel = None
         worker.ready = False
@@ -203,10 +202,9 @@ class Dispatcher:
                 loop.remove_reader(connection.fileno())
                 connection.close()
             self._waiting.clear()
-            for worker in self.workers:
-                if worker.channel is not None:
-                    loop.remove_reader(worker.channel.fileno())
             await asyncio.to_thread(self.stop_workers)
+            for worker in self.workers:
+                self._close_channel(worker)
 
     def watch(self) -> None:
         """Start again each worker that has died (not more often than :data:`RESTART_PAUSE`)."""
@@ -238,11 +236,6 @@ class Dispatcher:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-        for worker in self.workers:
-            if worker.channel is not None:
-                worker.channel.close()
-                worker.channel = None
-            worker.ready = False
 
     # -- connections ---------------------------------------------------------
 

@@ -504,10 +504,10 @@ class Hub:
                     if given is not None and given[0] == last[0]:
                         texts[key] = given[1]
                     else:
-                        texts[key] = _text(change_message(table, lang, last, left))
+                        texts[key] = wire.text(change_message(table, lang, last, left))
                     made[lang] = (last[0], texts[key])
                 else:
-                    texts[key] = _text(state_message(table, lang, left))
+                    texts[key] = wire.text(state_message(table, lang, left))
             room.shown[socket] = table.version
             sends.append((socket, texts[key]))
         # what every socket was shown is settled before the first send lets anything else run
@@ -524,11 +524,11 @@ class Hub:
         lang = socket_language(socket)
         room.shown[socket] = table.version
         room.bodies[lang] = (table.version, table.body(lang))
-        await self._send(room, socket, _text(state_message(table, lang, room.seconds_left())))
+        await self._send(room, socket, wire.text(state_message(table, lang, room.seconds_left())))
 
     async def notify(self, room: Room, code: str, text: str) -> None:
         message = {"type": "notice", "code": code, "reason": text, "version": room.table.version}
-        await self._send_all(room, _text(message))
+        await self._send_all(room, wire.text(message))
 
     async def _send_all(self, room: Room, text: str) -> None:
         for socket in list(room.sockets):
@@ -725,10 +725,6 @@ def _same(stored: list[Event], ours: list[Event]) -> bool:
         return json.dumps([list(e) for e in events], sort_keys=True)
 
     return key(stored) == key(ours)
-
-
-def _text(message: dict[str, Any]) -> str:
-    return wire.text(message)
 
 
 def socket_language(socket: WebSocket) -> str:
