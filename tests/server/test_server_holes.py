@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 import typing
 from typing import Any
 
@@ -136,6 +137,29 @@ def test_a_finished_game_no_longer_counts_as_live(sqlite_url: str) -> None:
         with client.websocket_connect(f"/ws/{table_id}") as socket:
             state = play_on(socket, tokens, socket.receive_json(), 200)
         assert state["table"]["status"] == "finished"
+        assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 201
+
+
+class SlowToFinish(Store):
+    """Storage that takes its time to mark a game over."""
+
+    def finish(self, table_id: str) -> None:
+        time.sleep(0.3)
+        super().finish(table_id)
+
+
+def test_a_game_is_stored_as_over_before_anyone_sees_its_end(sqlite_url: str) -> None:
+    settings = fast_settings(sqlite_url, tables_per_address=1)
+    store = SlowToFinish(sqlite_url)
+    with TestClient(create_app(settings, bots=first_legal_bots, store=store)) as client:
+        table_id = new_table(client, "poker-free(lower=[chance],first_player=seat)", seats=1)
+        tokens = seat_players(client, table_id, ["Anna"])
+        from server_helpers import play_on
+
+        with client.websocket_connect(f"/ws/{table_id}") as socket:
+            state = play_on(socket, tokens, socket.receive_json(), 200)
+        assert state["table"]["status"] == "finished"
+        # at once: the end was shown only once it was stored
         assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 201
 
 

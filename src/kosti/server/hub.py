@@ -350,6 +350,9 @@ class Hub:
             return False
         for entry in events:
             table.apply(entry)
+        if table.over:  # stored before it is shown: whoever saw the end no longer finds it live
+            with contextlib.suppress(Refusal):
+                await self._storage(self.store.finish, table.id)
         changes = await self.broadcast(room)
         await self.bus.publish(table.id, version, events, changes)
         if was_waiting and not table.settings.private:
@@ -402,9 +405,6 @@ class Hub:
         return True
 
     async def _after_change(self, room: Room) -> None:
-        if room.table.over:
-            with contextlib.suppress(Refusal):
-                await self._storage(self.store.finish, room.table.id)
         self.kick_bot(room)
         self.wind_clock(room)
 
