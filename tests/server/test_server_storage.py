@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import fast_settings, first_legal_bots, new_table, play_on, seat_players
+from server_helpers import (
+    fast_settings,
+    first_legal_bots,
+    new_table,
+    play_on,
+    postgres_database,
+    seat_players,
+)
 from sqlalchemy import inspect, text
 
 from kosti.record import Record
@@ -72,6 +80,41 @@ def test_a_write_of_several_rows_is_compiled_once(
         assert inserts[0].startswith("[generated in")
         assert all(line.startswith("[cached since") for line in inserts[1:])
         assert _seqs(store, "t3") == [1, 2]
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def postgresql_url() -> Iterator[str]:
+    yield from postgres_database()
+
+
+def test_postgresql_takes_a_batch_of_any_size_as_the_same_statement(
+    postgresql_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # one statement for every batch (an array a column): prepared once, where a statement of as
+    # many rows as the batch has would be parsed and planned anew for each size
+    store = Store(postgresql_url)
+    try:
+        sizes = (1, 2, 11, 60)
+        for n in range(len(sizes)):
+            store.create(f"t{n}", {}, None)
+        data = {"name": "Аня", "faces": [1, 6, 6], "nested": {"a": None, "b": 1.5}}
+        with caplog.at_level(logging.INFO, logger="sqlalchemy.engine.Engine"):
+            for n, size in enumerate(sizes):
+                assert store.append_many(
+                    [(f"t{n}", 0, [("action", {**data, "n": i}) for i in range(size)])]
+                ) == [None]
+        inserts = {
+            record.getMessage()
+            for record in caplog.records
+            if "INSERT INTO kosti_events" in record.getMessage()
+        }
+        assert len(inserts) == 1
+        for n, size in enumerate(sizes):
+            stored = store.load(f"t{n}")
+            assert stored is not None
+            assert stored.events == [("action", {**data, "n": i}) for i in range(size)]
     finally:
         store.close()
 

@@ -11,6 +11,7 @@ anyone, so a server killed at any moment has lost nothing it has shown.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -126,6 +127,17 @@ def _append_rows(count: int) -> TextClause:
     typed = [bindparam(f"{c}_{i}", type_=events.c[c].type) for i in range(count) for c in _LOG_COLUMNS]
     return text(f"INSERT INTO {events.name} ({', '.join(_LOG_COLUMNS)}) VALUES {rows}").bindparams(*typed)
 
+
+_APPEND_ARRAYS = text(
+    f"INSERT INTO {events.name} ({', '.join(_LOG_COLUMNS)}) SELECT * FROM unnest("
+    "CAST(:table_id AS VARCHAR[]), CAST(:seq AS INTEGER[]), CAST(:kind AS VARCHAR[]), "
+    "CAST(:data AS JSON[]), CAST(:created_at AS TIMESTAMPTZ[]))"
+)
+"""PostgreSQL's insert of any number of rows of the log: one array a column, so that one statement
+serves every batch. psycopg prepares it on each connection once it has run there a few times
+(its prepare threshold), and PostgreSQL then no longer parses and plans each batch. A statement of
+as many ``VALUES`` rows as the batch has is new text for each count, and psycopg converts anew
+(unprepared) any of more than 50 parameters: ten rows."""
 
 _LOG = select(events.c.seq, events.c.kind, events.c.data).order_by(events.c.seq)
 _SINCE = _LOG.where(events.c.table_id == bindparam("t_id"), events.c.seq > bindparam("t_version"))
@@ -245,6 +257,8 @@ class Store:
         migrate(self.engine)
         self.auto = connect(self.url, autocommit=True)
         """Connections that commit each statement on its own: every other call."""
+        self._arrays = self.auto.dialect.name == "postgresql"
+        """Rows of the log go to PostgreSQL as one array a column (:data:`_APPEND_ARRAYS`)."""
 
     def close(self) -> None:
         self.auto.dispose()
@@ -352,11 +366,16 @@ class Store:
         return results
 
     def _insert(self, rows: list[dict[str, Any]]) -> None:
-        """Rows of the log stored all or none: in one statement, or (more than :data:`MANY_ROWS`)
-        in one transaction."""
+        """Rows of the log stored all or none: in one statement (on PostgreSQL however many there
+        are), or (more than :data:`MANY_ROWS`) in one transaction."""
         if not rows:
             return
-        if len(rows) <= MANY_ROWS:
+        if self._arrays:
+            columns = {c: [row[c] for row in rows] for c in _LOG_COLUMNS}
+            columns["data"] = [json.dumps(data) for data in columns["data"]]  # as the JSON column would
+            with self.auto.connect() as connection:
+                connection.execute(_APPEND_ARRAYS, columns)
+        elif len(rows) <= MANY_ROWS:
             named = {f"{c}_{i}": row[c] for i, row in enumerate(rows) for c in _LOG_COLUMNS}
             with self.auto.connect() as connection:
                 connection.execute(_append_rows(len(rows)), named)
