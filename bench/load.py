@@ -19,13 +19,18 @@ other player joins.
 Each phase prints p50, p99, moves a second, errors (refusals, lost sockets) and a
 consistency check: every table's stored version is what both its sockets last saw.
 The load generator is one asyncio process (on uvloop) doing nothing per message beyond
-parsing it; its own CPU share is printed too (it shares the machine's cores with the server).
+parsing it; its own CPU share is printed too (it shares the machine's cores with the server),
+and how busy the whole machine was in each phase, split between the server, the generator and
+the rest (the database, Redis, the kernel). At saturation the workers get only what the others
+leave of the cores, so that split bounds what a second worker can add.
 
     uv run python bench/load.py [--players 1000] [--seconds 60] [--saturation 20]
         [--database postgresql://postgres@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379/0]
-        [--stagger] [--workers 1,2]
+        [--stagger] [--workers 1,2] [--rounds 1]
 
-The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``.
+The last line is ``load: workers=2 p99=… ms, saturation 2 vs 1 workers = …×``. On a shared
+machine whose speed drifts, ``--rounds 3`` runs 1 and 2 workers in turn three times and gives
+the medians of the rounds' two-worker p99 and of their ratios.
 """
 
 from __future__ import annotations
@@ -326,8 +331,19 @@ async def run_phase(
     for result in results:
         if isinstance(result, BaseException):
             phase.errors += 1
-            phase.failures[type(result).__name__] += 1
+            phase.failures[failure(result)] += 1
     return phase, time.monotonic() - start
+
+
+def failure(error: BaseException) -> str:
+    """What stopped a table's play, as the report counts it: an HTTP refusal with its status and code."""
+    if isinstance(error, httpx.HTTPStatusError):
+        try:
+            code = error.response.json().get("code", "")
+        except ValueError:
+            code = error.response.text[:60]
+        return f"HTTP {error.response.status_code} {code}".rstrip()
+    return type(error).__name__
 
 
 async def consistent(base: str, pairs: list[Pair]) -> tuple[int, int]:
@@ -347,6 +363,16 @@ async def consistent(base: str, pairs: list[Pair]) -> tuple[int, int]:
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def machine_cpu_seconds() -> tuple[float, float]:
+    """(busy, all) CPU seconds of the whole machine since it started, summed over its cores
+    (``/proc/stat``): what the server, the generator and everything else (the database,
+    Redis, the kernel's own threads) took together."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle and waiting for I/O
+    return (sum(fields) - idle) / tick, sum(fields) / tick
 
 
 def tree_cpu_seconds(root: int) -> float:
@@ -405,11 +431,14 @@ async def load(
         gc.disable()
         try:
             for name, length, think in (("human", seconds, (0.5, 1.5)), ("saturation", saturation, None)):
-                cpu, served = cpu_seconds(), tree_cpu_seconds(server)
+                cpu, served, (busy, every) = cpu_seconds(), tree_cpu_seconds(server), machine_cpu_seconds()
                 print(f"phase {name}: {length:g} s from now", file=sys.stderr, flush=True)
                 phase, wall = await run_phase(pairs, length, think)
-                share = (cpu_seconds() - cpu) / wall / (os.cpu_count() or 1)
-                results[name] = (phase, wall, share, tree_cpu_seconds(server) - served)
+                cores = os.cpu_count() or 1
+                share = (cpu_seconds() - cpu) / wall / cores
+                now_busy, now_every = machine_cpu_seconds()
+                machine = (now_busy - busy) / (now_every - every) if now_every > every else 0.0
+                results[name] = (phase, wall, share, tree_cpu_seconds(server) - served, machine)
                 gc.collect()  # what cycles there were (a lost socket's traceback), between phases
         finally:
             gc.enable()
@@ -420,14 +449,23 @@ async def load(
 def report(workers: int, results: dict[str, Any]) -> None:
     checked, bad = results["consistency"]
     for name in ("human", "saturation"):
-        phase, wall, share, served = results[name]
+        phase, wall, share, served, machine = results[name]
         times = phase.latencies or [0.0]
         per_move = served / phase.moves * 1000 if phase.moves else 0.0
+        cores = os.cpu_count() or 1
+        server_share = served / wall / cores
         print(
             f"workers={workers} {name:10}: moves {phase.moves}, {phase.moves / wall:.0f}/s, "
             f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 0.99):.1f} ms, "
             f"errors {phase.errors}; server CPU {per_move:.2f} ms a move; "
             f"load generator CPU {share:.0%} of the machine"
+        )
+        # at saturation the workers get what the others leave of the cores: every move also
+        # costs the generator, the database, Redis and the kernel their share
+        print(
+            f"workers={workers} {name:10}: machine {machine:.0%} busy: server {server_share:.0%}, "
+            f"load generator {share:.0%}, the rest {max(0.0, machine - server_share - share):.0%} "
+            f"(database, Redis, kernel) of {cores} cores"
         )
     print(f"workers={workers} consistency: {checked - bad} of {checked} tables as their sockets saw them")
     for name in ("human", "saturation"):
@@ -479,48 +517,76 @@ def main() -> None:
         default=[1, 2],
         help="the worker counts to run, in order (default 1,2: the last line compares them)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run the worker counts this many times in turn; the last line gives the rounds' medians",
+    )
     args = parser.parse_args()
+    if not 1 <= args.rounds <= 20:
+        raise SystemExit("--rounds lies in 1..20")
     if not all(1 <= n <= 8 for n in args.workers):
         raise SystemExit("--workers lists counts from 1 to 8, such as 1,2")
     if not 2 <= args.players <= 5000 or not 0 < args.seconds <= 600 or not 0 < args.saturation <= 600:
         raise SystemExit("--players lies in 2..5000, --seconds and --saturation in (0, 600]")
-    saturation: dict[int, float] = {}
-    p99: dict[int, float] = {}
-    for workers in args.workers:
-        database, name = fresh_database(args.database)
-        port = free_port()
-        extra = ["--workers", str(workers), "--redis", args.redis, "--no-http-limits", "--bot-delay", "0"]
-        with tempfile.TemporaryDirectory() as folder:
-            server = start_server(database, port, Path(folder) / "serve.log", extra)
-            try:
-                # the event loop the server runs on too (uvicorn's): the generator's own share of
-                # the two cores is what the server does not get
-                results = uvloop.run(
-                    load(
-                        f"http://127.0.0.1:{port}",
-                        server.pid,
-                        args.players,
-                        args.seconds,
-                        args.saturation,
-                        args.stagger,
-                    )
-                )
-            finally:
-                server.terminate()
-                try:
-                    server.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    server.kill()
-                drop_database(args.database, name)
-        report(workers, results)
-        phase, wall, *_ = results["saturation"]
-        saturation[workers] = phase.moves / wall
-        human = results["human"][0].latencies or [0.0]
-        p99[workers] = percentile(human, 0.99)
+    saturations: list[dict[int, float]] = []
+    p99s: list[dict[int, float]] = []
+    for round_ in range(args.rounds):
+        if args.rounds > 1:
+            print(f"round {round_ + 1} of {args.rounds}", flush=True)
+        saturation: dict[int, float] = {}
+        p99: dict[int, float] = {}
+        for workers in args.workers:
+            results = run_workers(args, workers)
+            report(workers, results)
+            phase, wall, *_ = results["saturation"]
+            saturation[workers] = phase.moves / wall
+            human = results["human"][0].latencies or [0.0]
+            p99[workers] = percentile(human, 0.99)
+        saturations.append(saturation)
+        p99s.append(p99)
     if set(args.workers) != {1, 2}:
         return
-    ratio = saturation[2] / saturation[1] if saturation[1] else 0.0
-    print(f"load: workers=2 p99={p99[2]:.1f} ms, saturation 2 vs 1 workers = {ratio:.2f}×")
+    # each round's ratio compares runs made minutes apart: a shared machine's speed drifts more
+    # between rounds than within one, so the rounds' median is what the last line gives
+    ratios = [s[2] / s[1] if s[1] else 0.0 for s in saturations]
+    if args.rounds > 1:
+        listed = ", ".join(f"{r:.2f}×" for r in ratios)
+        latencies = ", ".join(f"{p[2]:.1f}" for p in p99s)
+        print(f"rounds: workers=2 p99 {latencies} ms; saturation 2 vs 1 workers {listed} (medians below)")
+    ratio = statistics.median(ratios)
+    middle = statistics.median(p[2] for p in p99s)
+    print(f"load: workers=2 p99={middle:.1f} ms, saturation 2 vs 1 workers = {ratio:.2f}×")
+
+
+def run_workers(args: argparse.Namespace, workers: int) -> dict[str, Any]:
+    """Both phases on a new ``kosti serve --workers workers`` with a fresh database."""
+    database, name = fresh_database(args.database)
+    port = free_port()
+    extra = ["--workers", str(workers), "--redis", args.redis, "--no-http-limits", "--bot-delay", "0"]
+    with tempfile.TemporaryDirectory() as folder:
+        server = start_server(database, port, Path(folder) / "serve.log", extra)
+        try:
+            # the event loop the server runs on too (uvicorn's): the generator's own share of
+            # the two cores is what the server does not get
+            return uvloop.run(
+                load(
+                    f"http://127.0.0.1:{port}",
+                    server.pid,
+                    args.players,
+                    args.seconds,
+                    args.saturation,
+                    args.stagger,
+                )
+            )
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            drop_database(args.database, name)
 
 
 if __name__ == "__main__":
