@@ -409,8 +409,10 @@ async def load(
     # in the file system each time: say once that it is not there
     sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
     # a client of its own for each table: httpx's pool looks through all its connections and
-    # waiting requests for each request, which a pool shared by hundreds of tables makes costly
-    limits = httpx.Limits(max_connections=1)
+    # waiting requests for each request, which a pool shared by hundreds of tables makes costly.
+    # An idle connection is given up before the server's keep-alive of 5 s ends it: a request sent
+    # just as the server closes it would fail, to be sent again (Pair.post)
+    limits = httpx.Limits(max_connections=1, keepalive_expiry=4.0)
     async with contextlib.AsyncExitStack() as clients:
         pairs = []
         for _ in range(players // 2):
