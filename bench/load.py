@@ -66,6 +66,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from roundtrip import first_move, free_port, percentile, start_server
 
 VARIANT = "poker-classic"
+CORES = os.cpu_count() or 1
+"""The machine's cores, which the server, the generator, the database and Redis share."""
 
 
 class Socket(asyncio.Protocol):
@@ -436,8 +438,7 @@ async def load(
                 cpu, served, (busy, every) = cpu_seconds(), tree_cpu_seconds(server), machine_cpu_seconds()
                 print(f"phase {name}: {length:g} s from now", file=sys.stderr, flush=True)
                 phase, wall = await run_phase(pairs, length, think)
-                cores = os.cpu_count() or 1
-                share = (cpu_seconds() - cpu) / wall / cores
+                share = (cpu_seconds() - cpu) / wall / CORES
                 now_busy, now_every = machine_cpu_seconds()
                 machine = (now_busy - busy) / (now_every - every) if now_every > every else 0.0
                 results[name] = (phase, wall, share, tree_cpu_seconds(server) - served, machine)
@@ -454,8 +455,7 @@ def report(workers: int, results: dict[str, Any]) -> None:
         phase, wall, share, served, machine = results[name]
         times = phase.latencies or [0.0]
         per_move = served / phase.moves * 1000 if phase.moves else 0.0
-        cores = os.cpu_count() or 1
-        server_share = served / wall / cores
+        server_share = served / wall / CORES
         print(
             f"workers={workers} {name:10}: moves {phase.moves}, {phase.moves / wall:.0f}/s, "
             f"p50 {statistics.median(times):.1f} ms, p99 {percentile(times, 0.99):.1f} ms, "
@@ -467,7 +467,7 @@ def report(workers: int, results: dict[str, Any]) -> None:
         print(
             f"workers={workers} {name:10}: machine {machine:.0%} busy: server {server_share:.0%}, "
             f"load generator {share:.0%}, the rest {max(0.0, machine - server_share - share):.0%} "
-            f"(database, Redis, kernel) of {cores} cores"
+            f"(database, Redis, kernel) of {CORES} cores"
         )
     print(f"workers={workers} consistency: {checked - bad} of {checked} tables as their sockets saw them")
     for name in ("human", "saturation"):

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import fast_settings, first_legal_bots, new_table, seat_players, uvicorn_thread
+from server_helpers import fast_settings, first_legal_bots, new_table, play_on, seat_players, uvicorn_thread
 from starlette.websockets import WebSocketDisconnect
 
 from kosti.rules import options as option_classes
@@ -126,20 +126,6 @@ def test_live_tables_are_capped_per_address_and_in_all(sqlite_url: str) -> None:
         assert answers[1].json()["code"] == "busy"
 
 
-def test_a_finished_game_no_longer_counts_as_live(sqlite_url: str) -> None:
-    settings = fast_settings(sqlite_url, tables_per_address=1)
-    with TestClient(create_app(settings, bots=first_legal_bots)) as client:
-        table_id = new_table(client, "poker-free(lower=[chance],first_player=seat)", seats=1)
-        assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 429
-        tokens = seat_players(client, table_id, ["Anna"])
-        from server_helpers import play_on
-
-        with client.websocket_connect(f"/ws/{table_id}") as socket:
-            state = play_on(socket, tokens, socket.receive_json(), 200)
-        assert state["table"]["status"] == "finished"
-        assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 201
-
-
 class SlowToFinish(Store):
     """Storage that takes its time to mark a game over."""
 
@@ -148,18 +134,19 @@ class SlowToFinish(Store):
         super().finish(table_id)
 
 
-def test_a_game_is_stored_as_over_before_anyone_sees_its_end(sqlite_url: str) -> None:
+@pytest.mark.parametrize("slow", [False, True], ids=["storage", "storage-slow-to-finish"])
+def test_a_finished_game_no_longer_counts_as_live(sqlite_url: str, slow: bool) -> None:
+    # with storage slow to mark the game over, a new table asked for the moment the end is seen
+    # still finds the old one finished: the end is shown only once it is stored
     settings = fast_settings(sqlite_url, tables_per_address=1)
-    store = SlowToFinish(sqlite_url)
+    store = SlowToFinish(sqlite_url) if slow else None
     with TestClient(create_app(settings, bots=first_legal_bots, store=store)) as client:
         table_id = new_table(client, "poker-free(lower=[chance],first_player=seat)", seats=1)
+        assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 429
         tokens = seat_players(client, table_id, ["Anna"])
-        from server_helpers import play_on
-
         with client.websocket_connect(f"/ws/{table_id}") as socket:
             state = play_on(socket, tokens, socket.receive_json(), 200)
         assert state["table"]["status"] == "finished"
-        # at once: the end was shown only once it was stored
         assert client.post("/api/tables", json={"variant": "poker-free", "seats": 1}).status_code == 201
 
 

@@ -238,7 +238,8 @@ def migrate(engine: Engine) -> None:
 
 MANY_ROWS = 1000
 """Rows :meth:`Store.append_many` writes in one statement at most (more go in one transaction):
-well under the bound databases put on a statement's parameters."""
+well under the bound databases put on a statement's parameters. PostgreSQL's arrays
+(:data:`_APPEND_ARRAYS`) have no such bound: there every batch is one statement."""
 
 
 class Store:
