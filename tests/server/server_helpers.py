@@ -90,13 +90,26 @@ def postgres_database() -> Iterator[str]:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+CREATORS: dict[str, str] = {}
+"""The token each table made by :func:`new_table` gave its creator (who did not sit down)."""
+
+
 def new_table(
     client: TestClient, variant: str = "poker-free(lower=[chance])", seats: int = 2, **extra: Any
 ) -> str:
     answer = client.post("/api/tables", json={"variant": variant, "seats": seats, **extra})
     assert answer.status_code == 201, answer.text
     table_id: str = answer.json()["id"]
+    if "token" in answer.json():
+        CREATORS[table_id] = answer.json()["token"]
     return table_id
+
+
+def add_bot(client: Any, table_id: str, level: str = "first", **extra: Any) -> Any:
+    """Seat a bot at a table made by :func:`new_table`, asked with its creator's token: the answer."""
+    return client.post(
+        f"/api/tables/{table_id}/bots", json={"level": level, "token": CREATORS[table_id], **extra}
+    )
 
 
 def seat_players(client: TestClient, table_id: str, names: list[str]) -> dict[int, str]:

@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import fast_settings, first_legal_bots, first_move, new_table, play_on, seat_players
+from server_helpers import (
+    add_bot,
+    fast_settings,
+    first_legal_bots,
+    first_move,
+    new_table,
+    play_on,
+    seat_players,
+)
 from starlette.websockets import WebSocketDisconnect
 
 from kosti.bots import levels_for
@@ -141,9 +149,9 @@ def test_a_creator_who_gives_a_name_is_seated_with_the_table(client: TestClient)
     )
     assert client.get(f"/api/tables/{alone.json()['id']}").json()["table"]["status"] == "playing"
     assert alone.json()["id"] not in {t["id"] for t in client.get("/api/tables").json()["tables"]}
-    # without a name the table is made empty, as before
+    # without a name the table is made empty, and its creator holds a token without a seat
     empty = client.post("/api/tables", json={"variant": "poker-classic", "seats": 2}).json()
-    assert "token" not in empty
+    assert "seat" not in empty and empty["token"]
     assert empty["version"] == 0
 
 
@@ -203,12 +211,12 @@ def test_a_full_table_and_an_unknown_table_are_refused(client: TestClient) -> No
 
 def test_bots_take_empty_seats_and_play(client: TestClient) -> None:
     table_id = new_table(client, "poker-free(lower=[chance],first_player=seat)", seats=2)
-    bot = client.post(f"/api/tables/{table_id}/bots", json={"level": "first"})
+    bot = add_bot(client, table_id, "first")
     assert bot.status_code == 200
     assert bot.json()["seat"] == 0
-    assert client.post(f"/api/tables/{table_id}/bots", json={"seat": 0, "level": "first"}).status_code == 409
-    assert client.post(f"/api/tables/{table_id}/bots", json={"seat": 1, "level": "nope"}).status_code == 400
-    assert client.post(f"/api/tables/{table_id}/bots", json={"level": "BAD LEVEL"}).status_code == 422
+    assert add_bot(client, table_id, "first", seat=0).status_code == 409
+    assert add_bot(client, table_id, "nope", seat=1).status_code == 400
+    assert add_bot(client, table_id, "BAD LEVEL").status_code == 422
     tokens = seat_players(client, table_id, ["Anna"])
     with client.websocket_connect(f"/ws/{table_id}") as socket:
         state = socket.receive_json()
@@ -224,7 +232,7 @@ def test_bots_take_empty_seats_and_play(client: TestClient) -> None:
 
 def test_a_scorekeeper_table_refuses_bots(client: TestClient) -> None:
     table_id = new_table(client, seats=2, mode="scorekeeper")
-    answer = client.post(f"/api/tables/{table_id}/bots", json={"level": "first"})
+    answer = add_bot(client, table_id, "first")
     assert answer.status_code == 400
     assert answer.json()["code"] == "no_bots"
 
@@ -407,7 +415,7 @@ def test_bots_play_a_whole_game_of_every_family(sqlite_url: str, variant: str) -
     with TestClient(create_app(fast_settings(sqlite_url), bots=installed_bots)) as client:
         table_id = new_table(client, variant, seats=2)
         for _ in range(2):
-            assert client.post(f"/api/tables/{table_id}/bots", json={"level": "heuristic"}).status_code == 200
+            assert add_bot(client, table_id, "heuristic").status_code == 200
         deadline = time.monotonic() + 60
         while client.get(f"/api/tables/{table_id}").json()["table"]["status"] != "finished":
             assert time.monotonic() < deadline, "the bots did not finish"

@@ -130,11 +130,13 @@ def test_two_processes_serve_one_table_and_survive_a_kill(
         kosti_serve(database, log, *cluster) as (b, base_b),
     ):
         # -- a whole game: every socket sees the same versions with the same content
-        table_id, _ = new_table(base_a)
+        table_id, made = new_table(base_a)
         anna = join(base_a, table_id, "Anna")
         boris = join(base_b, table_id, "Boris")
         sockets = [Watcher(base, table_id) for base in (base_a, base_b, base_a, base_b)]
-        bot = httpx.post(f"{base_b}/api/tables/{table_id}/bots", json={"level": "random"})
+        bot = httpx.post(
+            f"{base_b}/api/tables/{table_id}/bots", json={"level": "random", "token": made["token"]}
+        )
         assert bot.status_code == 200, bot.text
         players = {anna[0]: (sockets[0], anna[1]), boris[0]: (sockets[1], boris[1])}
         end = play(players, sockets[2], bot.json()["version"])
@@ -150,10 +152,12 @@ def test_two_processes_serve_one_table_and_survive_a_kill(
         assert verify(record).fair
 
         # -- another game, and the process that drives its bot is killed mid-game
-        table_id, _ = new_table(base_b)
+        table_id, made = new_table(base_b)
         anna = join(base_a, table_id, "Anna")
         boris = join(base_b, table_id, "Boris")
-        bot = httpx.post(f"{base_a}/api/tables/{table_id}/bots", json={"level": "random"})
+        bot = httpx.post(
+            f"{base_a}/api/tables/{table_id}/bots", json={"level": "random", "token": made["token"]}
+        )
         assert bot.status_code == 200, bot.text
         sockets = [Watcher(base, table_id) for base in (base_a, base_b, base_a, base_b)]
         players = {anna[0]: (sockets[0], anna[1]), boris[0]: (sockets[1], boris[1])}

@@ -17,7 +17,7 @@ from kosti.server.fair import verify
 from kosti.server.hub import Hub
 from kosti.server.refusal import Refusal
 from kosti.server.store import Store
-from kosti.server.table import Event, Table, TableSettings
+from kosti.server.table import Event, Table, TableSettings, token_hash
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -114,10 +114,10 @@ async def test_a_table_of_bots_alone_goes_on_when_its_process_stops(urls: tuple[
     for hub in hubs:
         await hub.start()
     try:
-        room = await hubs[0]._new_room(TableSettings(VARIANT, 2), None)
+        room = await hubs[0]._new_room(TableSettings(VARIANT, 2, owner_sha256=token_hash("owner")), None)
         table_id = room.table.id
         for seat_number in (0, 1):
-            await hubs[0].change(room, lambda table, n=seat_number: table.plan_bot(n, "first"))
+            await hubs[0].change(room, lambda table, n=seat_number: table.plan_bot("owner", n, "first"))
         while room.table.version < 8:
             await asyncio.sleep(0.02)
         assert table_id not in hubs[1].rooms  # nobody watches it there

@@ -12,7 +12,7 @@ from kosti.bots.thousand import ThousandBot
 from kosti.rules.presets import variant
 from kosti.server.app import create_app, installed_bots
 from kosti.server.refusal import Refusal
-from kosti.server.table import Table, TableSettings
+from kosti.server.table import Table, TableSettings, token_hash
 from kosti.solver.thousand.advisor import OptimalThousandBot
 
 TINY = TINY_THOUSAND
@@ -25,13 +25,18 @@ SMALL = (
 
 
 def test_the_server_seats_and_hints_follow_the_one_check(sqlite_url: str) -> None:
-    full = Table("full", TableSettings(FULL, 2), b"seed", installed_bots)
+    full = Table("full", TableSettings(FULL, 2, owner_sha256=token_hash("owner")), b"seed", installed_bots)
     assert full.view()["bot_levels"] == ["random", "heuristic"]
     with pytest.raises(Refusal, match="kosti solve thousand-classic --players 2"):
-        full.plan_bot(1, "optimal")
-    tiny = Table("tiny", TableSettings(variant(TINY).spec, 2), b"seed", installed_bots)
+        full.plan_bot("owner", 1, "optimal")
+    tiny = Table(
+        "tiny",
+        TableSettings(variant(TINY).spec, 2, owner_sha256=token_hash("owner")),
+        b"seed",
+        installed_bots,
+    )
     assert tiny.view()["bot_levels"] == ["random", "heuristic", "optimal"]
-    assert tiny.plan_bot(1, "optimal")[0][1]["level"] == "optimal"
+    assert tiny.plan_bot("owner", 1, "optimal")[0][1]["level"] == "optimal"
     settings = fast_settings(sqlite_url, hint_levels=("optimal", "heuristic"))
     with TestClient(create_app(settings, bots=installed_bots)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]

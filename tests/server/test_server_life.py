@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import fast_settings, first_legal_bots, new_table, seat_players
+from server_helpers import add_bot, fast_settings, first_legal_bots, new_table, seat_players
 
 from kosti.actions import Roll
 from kosti.record import Record
@@ -80,9 +80,7 @@ def test_the_lobby_is_read_from_storage_shared_by_every_process(sqlite_url: str)
         assert listed[table_id]["taken"] == 1  # made and joined in the other process
         seat_players(there, table_id, ["Boris"])
         assert [t["taken"] for t in here.get("/api/tables").json()["tables"]] == [2]
-        assert (
-            there.post(f"/api/tables/{table_id}/bots", json={"level": "first"}).status_code == 200
-        )  # it starts
+        assert add_bot(there, table_id, "first").status_code == 200  # it starts
         assert here.get("/api/tables").json()["tables"] == []
 
 
@@ -217,7 +215,7 @@ def test_a_rematch_keeps_the_seats_and_starts_when_the_players_sit_down_again(
 ) -> None:
     table_id = new_table(life_client, "poker-showdown(rounds=1)", 3)
     tokens = seat_players(life_client, table_id, ["Anna", "Boris"])
-    assert life_client.post(f"/api/tables/{table_id}/bots", json={"level": "first"}).status_code == 200
+    assert add_bot(life_client, table_id, "first").status_code == 200
     early = life_client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[0]})
     assert early.status_code == 400  # the game is not over
     for token in tokens.values():
@@ -227,7 +225,7 @@ def test_a_rematch_keeps_the_seats_and_starts_when_the_players_sit_down_again(
     assert first.status_code == 200, first.text
     again = life_client.post(f"/api/tables/{table_id}/rematch", json={"token": tokens[1]})
     assert again.json()["id"] == first.json()["id"]  # one rematch, whoever asks
-    assert life_client.post(f"/api/tables/{table_id}/rematch", json={"token": "nobody"}).status_code == 400
+    assert life_client.post(f"/api/tables/{table_id}/rematch", json={"token": "nobody"}).status_code == 403
     new_id = first.json()["id"]
     old = life_client.get(f"/api/tables/{table_id}").json()["table"]
     new = life_client.get(f"/api/tables/{new_id}").json()["table"]

@@ -318,7 +318,7 @@ def seated_with_bots(preset: str, players: int) -> tuple[str, int, str]:
     table_id = httpx.post(f"{base}/api/tables", json={"variant": preset, "seats": players}).json()["id"]
     me = httpx.post(f"{base}/api/tables/{table_id}/join", json={"name": "Анна", "client_seed": "abc"}).json()
     for _ in range(players - 1):
-        httpx.post(f"{base}/api/tables/{table_id}/bots", json={"level": "random"})
+        httpx.post(f"{base}/api/tables/{table_id}/bots", json={"level": "random", "token": me["token"]})
     return table_id, me["seat"], me["token"]
 
 
@@ -518,7 +518,11 @@ def test_a_seated_page_gets_in_at_a_crowded_table_and_a_watching_page_stays(
         # the watcher's page pings: it is not closed as silent (after 2 s), and follows the table
         anna.page.wait_for_timeout(4_000)
         watched = watcher.version()
-        assert httpx.post(f"{strict_url}/api/tables/{table_id}/bots", json={"level": "random"}).is_success
+        token = anna.page.evaluate(
+            f"() => Object.values(JSON.parse(localStorage.getItem('kosti.seats.{table_id}')))[0]"
+        )
+        bot = {"level": "random", "token": token}
+        assert httpx.post(f"{strict_url}/api/tables/{table_id}/bots", json=bot).is_success
         anna.wait_past(seen)
         watcher.wait_past(watched)
         assert anna.status() == watcher.status() == "playing"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from server_helpers import (
+    add_bot,
     fast_settings,
     first_legal_bots,
     new_table,
@@ -179,7 +180,7 @@ def test_a_restarted_server_serves_the_game_where_it_was(database_url: str) -> N
     settings = fast_settings(database_url)
     with TestClient(create_app(settings, bots=first_legal_bots)) as client:
         table_id = new_table(client, seats=3)
-        client.post(f"/api/tables/{table_id}/bots", json={"level": "first"})
+        add_bot(client, table_id, "first")
         tokens = seat_players(client, table_id, ["Anna", "Boris"])
         with client.websocket_connect(f"/ws/{table_id}") as socket:
             before = play_on(socket, tokens, socket.receive_json(), 5)

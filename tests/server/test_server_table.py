@@ -12,12 +12,17 @@ from kosti.actions import Roll
 from kosti.record import replay
 from kosti.roller import fair_die
 from kosti.server.fair import verify
-from kosti.server.table import Event, Refusal, Table, TableSettings
+from kosti.server.table import Event, Refusal, Table, TableSettings, token_hash
 
 SEED = bytes(range(32))
 
 
+OWNER = "the-creator"
+"""The token of the creator of every table made here (who does not sit): it seats bots."""
+
+
 def table(variant: str = "poker-free(lower=[chance])", seats: int = 2, **settings: Any) -> Table:
+    settings.setdefault("owner_sha256", token_hash(OWNER))
     return Table(
         "t1",
         TableSettings(variant, seats, **settings),
@@ -148,17 +153,17 @@ def test_seating_refusals() -> None:
     with pytest.raises(Refusal, match="called Anna"):
         t.plan_join("anna", "b")
     with pytest.raises(Refusal) as taken:
-        t.plan_bot(0, "first")
+        t.plan_bot(OWNER, 0, "first")
     assert taken.value.code == "taken"
     with pytest.raises(Refusal) as bad_seat:
-        t.plan_bot(5, "first")
+        t.plan_bot(OWNER, 5, "first")
     assert bad_seat.value.code == "bad_seat"
     with pytest.raises(Refusal) as no_bot:
-        t.plan_bot(None, "grandmaster")
+        t.plan_bot(OWNER, None, "grandmaster")
     assert no_bot.value.code == "no_bots"
     with pytest.raises(Refusal):
         t.plan_join("Boris", "a:b")
-    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_bot(OWNER, None, "first"))
     apply(t, t.plan_join("Boris", "b")[0])
     with pytest.raises(Refusal) as started:
         t.plan_join("Vera", "v")
@@ -178,8 +183,8 @@ def test_the_server_never_picks_the_client_seed() -> None:
 
 def test_a_table_of_bots_alone_takes_its_commitment_as_client_seed() -> None:
     t = table(seats=2)
-    apply(t, t.plan_bot(None, "first"))
-    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_bot(OWNER, None, "first"))
+    apply(t, t.plan_bot(OWNER, None, "first"))
     assert t.status == "playing"
     # the rule is fixed before the server seed is drawn: the server cannot choose the seed after
     assert t.client_seed == hashlib.sha256(SEED).hexdigest()
@@ -279,14 +284,14 @@ def test_a_scorekeeper_table_takes_typed_dice_and_no_server_throws() -> None:
     # a throw typed at a decision stands for the throw the record implies (holding nothing)
     assert t.record().turns[0].actions[-1] == Roll((6, 5))
     with pytest.raises(Refusal) as no_bots:
-        table(seats=2, mode="scorekeeper").plan_bot(None, "first")
+        table(seats=2, mode="scorekeeper").plan_bot(OWNER, None, "first")
     assert no_bots.value.code == "no_bots"
     assert replay(t.record()).turn == 0
 
 
 def test_a_bot_moves_throw_included() -> None:
     t = table("poker-free(lower=[chance],first_player=seat)", seats=2)
-    apply(t, t.plan_bot(None, "first"))
+    apply(t, t.plan_bot(OWNER, None, "first"))
     apply(t, t.plan_join("Anna", "a")[0])
     for _ in range(10):
         seat = t.bot_to_move()

@@ -43,6 +43,7 @@ from kosti.server.store import Store, default_url
 from kosti.server.table import BotFactory
 
 HTTP_STATUS = {
+    "unknown_token": 403,
     "not_found": 404,
     "stale": 409,
     "taken": 409,

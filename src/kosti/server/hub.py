@@ -46,7 +46,7 @@ from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
 from kosti.server.store import POOL_SIZE, StorageDown, Store, StoreError
-from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, action_json
+from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, action_json, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -172,9 +172,18 @@ class Hub:
             mine = await self._storage(self.store.live, creator)
             if mine >= self.settings.tables_per_address:
                 raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
-        settings = TableSettings(rules.spec, body.seats, body.mode, body.hints, body.private, body.timer)
+        owner = None if body.name is not None else secrets.token_urlsafe(24)
+        settings = TableSettings(
+            rules.spec,
+            body.seats,
+            body.mode,
+            body.hints,
+            body.private,
+            body.timer,
+            None if owner is None else token_hash(owner),
+        )
         table = self._new_table(settings)
-        token = None
+        token = owner
         events: list[Event] = []
         if body.name is not None:
             events, token = table.plan_join(body.name, body.client_seed)

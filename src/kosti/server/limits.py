@@ -1,7 +1,8 @@
 """What a client may ask of a server: names people can tell apart, and games that end.
 
 Names. A name is normalised (NFKC, so that full-width and compatibility forms
-become the plain letters they look like), must fit :data:`NAME_WIDTH` columns
+become the plain letters they look like), needs a letter or digit that can be seen
+(no name of blanks, fillers or lone accents), must fit :data:`NAME_WIDTH` columns
 (a wide East Asian character takes two), carries at most :data:`MARKS_PER_LETTER`
 combining marks on a letter (no "Zalgo" text), keeps each word in one script
 (Unicode TR39's single-script rule: «Аnna» with a Cyrillic А is refused), and is
@@ -36,6 +37,11 @@ _LOOKALIKES = str.maketrans(
     "АВЕЅІЈКМНОРСТХУаеіјорсхуѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧαικνορυχ",
     "ABESIJKMHOPCTXYaeijopcxysdqwhlABEZHIKMNOPTYXaikvopux",
 )
+
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+"""Characters drawn as nothing that Unicode does not class as space or format: the Hangul
+fillers (letters by category), the Braille blank, the Khmer inherent vowels and the Mongolian
+vowel separator. NFKC maps the compatibility fillers (U+3164, U+FFA0) to U+1160."""
 
 OPTION_BOUNDS: dict[str, tuple[int, int]] = {
     # common (RULES.md §0)
@@ -108,6 +114,8 @@ def normalize_name(name: str) -> str:
         category = unicodedata.category(ch)
         if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise Refusal("bad_name", "a name is made of printable characters")
+        if ch in _BLANKS:
+            raise Refusal("bad_name", "a name is made of characters that can be seen")
         if category in ("Mn", "Me"):
             marks += 1
             if marks > MARKS_PER_LETTER:
@@ -115,6 +123,8 @@ def normalize_name(name: str) -> str:
             continue
         marks = 0
         width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    if not any(_visible_letter_or_digit(ch) for ch in name):
+        raise Refusal("bad_name", "a name needs at least one letter or digit that can be seen")
     if width > NAME_WIDTH:
         raise Refusal("bad_name", f"a name takes at most {NAME_WIDTH} columns on screen")
     for word in re.findall(r"[^\W\d_]+", name):
@@ -124,9 +134,17 @@ def normalize_name(name: str) -> str:
     return name
 
 
+def _visible_letter_or_digit(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LN" and ch not in _BLANKS
+
+
 def skeleton(name: str) -> str:
     """What a name looks like: two names with one skeleton cannot be told apart at a glance."""
-    return unicodedata.normalize("NFKC", name).translate(_LOOKALIKES).casefold()
+    # upper case first, so that a word reads the same in either case («УМНИК» and «Умник»: the
+    # Cyrillic capitals М, Н, К are drawn as Latin ones, their small letters are not); then the
+    # small letters that only look Latin in small form (һ, ԁ)
+    shown = unicodedata.normalize("NFKC", name).upper().translate(_LOOKALIKES)
+    return " ".join(shown.casefold().translate(_LOOKALIKES).split())
 
 
 def _script(ch: str) -> str:

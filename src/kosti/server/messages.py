@@ -69,8 +69,10 @@ class JoinTable(Strict):
 
 
 class AddBot(Strict):
-    """Seat a bot (in ``seat``, or the first empty one)."""
+    """Seat a bot (in ``seat``, or the first empty one): asked with a seated player's token, or
+    with the token the creator of a table was given when they did not sit down."""
 
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
     seat: int | None = Field(default=None, ge=0, lt=MAX_SEATS)
     level: str = Field(default="random", pattern=r"^[a-z0-9_-]{1,24}$")
 

@@ -21,6 +21,7 @@ counter of the fair dice (the nonce) is simply the number of throws in the log.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -34,6 +35,7 @@ from kosti.bots.base import Bot
 from kosti.errors import KostiError
 from kosti.games import engine_for
 from kosti.games.base import GameState
+from kosti.i18n import LANGUAGES
 from kosti.record import Record, Recorder, Turn, play_again, written_steps
 from kosti.roller import FairDice, commitment
 from kosti.rules.presets import Variant, variant
@@ -53,6 +55,9 @@ where no bot of that level plays the variant now."""
 
 MAX_SEATS = 8
 """The rules allow any number of players; a page cannot show more than this."""
+
+MAX_MESSAGE_ACTIONS = 4
+"""Actions one message may carry, all within one turn of one seat."""
 
 MAX_CHAINED_THROWS = 100
 """Throws the server makes on its own within one turn (compulsory throws) before it stops."""
@@ -87,6 +92,10 @@ class TableSettings:
     timer: int | None = None
     """Seconds a player has for each move; ``None``: no limit. On time a stand-in bot plays."""
 
+    owner_sha256: str | None = None
+    """The hash of the token its creator was given when they did not sit down: with it they
+    may seat bots, as a seated player may."""
+
     def rules(self) -> Variant:
         return variant(self.variant)
 
@@ -98,6 +107,7 @@ class TableSettings:
             "hints": self.hints,
             "private": self.private,
             "timer": self.timer,
+            "owner_sha256": self.owner_sha256,
         }
 
     @classmethod
@@ -110,6 +120,7 @@ class TableSettings:
             data["hints"],
             data.get("private", False),
             data.get("timer"),
+            data.get("owner_sha256"),
         )
 
 
@@ -284,6 +295,14 @@ class Table:
             return seat
         return seat if not occupant.present and self.present() else None
 
+    def _check_arranger(self, token: str) -> None:
+        """:class:`Refusal` ``unknown_token`` unless ``token`` is a seated player's or the
+        creator's (:attr:`TableSettings.owner_sha256`)."""
+        owner = self.settings.owner_sha256
+        if owner is not None and hmac.compare_digest(owner, token_hash(token)):
+            return
+        self.seat_of(token)
+
     def seat_of(self, token: str) -> int:
         """The seat whose secret token this is; :class:`Refusal` ``unknown_token`` otherwise."""
         digest = token_hash(token)
@@ -316,6 +335,10 @@ class Table:
             extra["rolloff"] = self.rolloff
         if self.abandoned:
             extra["abandoned"] = True
+        if self.status == "finished":  # kosti verify catches legal decisions swapped between turns by it
+            shown = summary(self.recorder.state)  # the same as kosti.server.fair.game_result
+            scores = {p["name"]: p["score"] for p in shown["players"]}
+            extra["result"] = {"scores": scores, "winner": shown["winner"]}
         turns = [Turn(t.player, list(t.actions)) for t in kept.turns]
         return Record(kept.variant, list(kept.players), turns, dict(kept.options), extra)
 
@@ -635,8 +658,10 @@ class Table:
             raise Refusal("bad_edit", f"there is no throw {throw}: {count} have been made")
         return moves
 
-    def plan_bot(self, seat: int | None, level: str) -> list[Event]:
-        """Events that seat a bot of ``level`` (in ``seat``, or the first empty one)."""
+    def plan_bot(self, token: str, seat: int | None, level: str) -> list[Event]:
+        """Events that seat a bot of ``level`` (in ``seat``, or the first empty one), asked by a
+        seated player or the table's creator (``token``): nobody else may fill a table."""
+        self._check_arranger(token)
         if not self.online:
             raise Refusal(
                 "no_bots", "bots need the server's dice: this table types in the dice of a real one"
@@ -664,18 +689,17 @@ class Table:
         occupant = self.seats[seat]
         if occupant is not None and not occupant.present:
             raise Refusal("away", "a stand-in bot plays this seat: take it back first")
-        # a list plays its actions as one move (a scorekeeper's hold and the throw that follows)
-        items = data if isinstance(data, list) else [data]
-        if not 1 <= len(items) <= 4:
-            raise Refusal("bad_action", "a move is one action or a list of up to four")
+        actions = self._message_actions(data)
         played: list[Action] = []
         state = self.recorder.state if self.recorder else None
         steps: list[tuple[Action, GameState]] = []
-        for item in items:
-            more, state = self._play(
-                parse_action(item), state, len([a for a in played if isinstance(a, Roll)]), steps
-            )
+        for i, action in enumerate(actions):
+            last = i == len(actions) - 1
+            more, after = self._play(action, state, steps, throw_dice=last)
             played.extend(more)
+            if not last and state is not None:
+                self._check_goes_on(state, after)
+            state = after
         if self.recorder is not None:
             self._planned = (self.version, self.recorder.state, steps)
         return [("action", {"seat": seat, "actions": [action_json(a) for a in played]})]
@@ -729,11 +753,18 @@ class Table:
 
     def _check_name(self, name: str) -> str:
         """The name normalised (:func:`~kosti.server.limits.normalize_name`), unless it looks like
-        a seat's."""
+        (same skeleton: case and lookalike letters aside) a name shown at this table in any
+        language, a bot's included, or the name a bot of this server is shown under."""
         name = normalize_name(name)
-        for occupant in self.seats:
-            if occupant and skeleton(occupant.name) == skeleton(name):
-                raise Refusal("name_taken", f"someone at this table is called {occupant.name} already")
+        mine = skeleton(name)
+        if mine in bot_skeletons((*self._levels, self.stand_in)):
+            raise Refusal("name_taken", f"{name} is how a bot is shown: choose another name")
+        for seat, occupant in enumerate(self.seats):
+            if occupant is None:
+                continue
+            for shown in (occupant.name, *(self.shown_name(seat, lang) for lang in LANGUAGES)):
+                if skeleton(shown) == mine:
+                    raise Refusal("name_taken", f"someone at this table is called {shown} already")
         return name
 
     def _bot_name(self, level: str, seat: int) -> str:
@@ -774,16 +805,45 @@ class Table:
         if current != seat:
             raise Refusal("not_your_turn", f"it is {self._name(current)}'s turn, not {self._name(seat)}'s")
 
+    def _message_actions(self, data: Any) -> list[Action]:
+        """The actions of one message, parsed and checked for form before any is played: one
+        action, or a list of up to :data:`MAX_MESSAGE_ACTIONS` played as one move (a scorekeeper's
+        hold and the throw typed in after it); at an online table a throw comes only last."""
+        items = data if isinstance(data, list) else [data]
+        if not 1 <= len(items) <= MAX_MESSAGE_ACTIONS:
+            raise Refusal("bad_action", f"a move is one action or a list of up to {MAX_MESSAGE_ACTIONS}")
+        actions = [parse_action(item) for item in items]
+        if self.online and any(isinstance(action, Throw | Roll) for action in actions[:-1]):
+            raise Refusal(
+                "throw_last", "a throw is the last action of a message: act again once its dice are shown"
+            )
+        return actions
+
+    def _check_goes_on(self, before: GameState, after: GameState) -> None:
+        """Between two actions of one message: the mover's turn goes on, and at an online table
+        no die is due (the server throws only after the message's last action, so that nothing
+        in the answer depends on dice nobody has seen). :class:`Refusal` otherwise."""
+        engine = self.engine
+        if (
+            after.turn != before.turn
+            or engine.is_finished(after)
+            or engine.current_player(after) != engine.current_player(before)
+        ):
+            raise Refusal("one_turn", "a message acts within one turn: an action that ends it comes last")
+        if self.online and engine.to_throw(after):
+            raise Refusal("throw_last", "this action throws the dice, so it comes last in a message")
+
     def _play(
         self,
         action: Action,
         state: GameState | None,
-        thrown: int = 0,
         steps: list[tuple[Action, GameState]] | None = None,
+        throw_dice: bool = True,
     ) -> tuple[list[Action], GameState]:
         """The actions ``action`` stands for at ``state``, the throws it causes included, and the
-        state after them; nothing is changed. ``thrown``: fair throws planned before it in this move;
-        ``steps``, if given, gets each action with the state after it.
+        state after them; nothing is changed. ``steps``, if given, gets each action with the
+        state after it. ``throw_dice=False`` plans the action alone, the fair throws it causes
+        left out (an action that is not the last of its message, :meth:`_check_goes_on`).
 
         ``throw`` (:class:`Throw`) means "throw now": the decision that a throw implies
         (holding nothing, throwing on) and the throw. At an online table the server
@@ -822,8 +882,8 @@ class Table:
                 played.append(action)
                 if steps is not None:
                     steps.append((action, state))
-            if self.online and self.server_seed is not None and self.client_seed is not None:
-                dice = FairDice(self.server_seed, self.client_seed, self.nonce + thrown)
+            if throw_dice and self.online and self.server_seed is not None and self.client_seed is not None:
+                dice = FairDice(self.server_seed, self.client_seed, self.nonce)
                 for _ in range(MAX_CHAINED_THROWS):
                     n = engine.to_throw(state)
                     if not n or state.turn != turn or engine.is_finished(state):
@@ -978,6 +1038,18 @@ class Table:
 
         play_again(recorder, [action for _, actions in moves for action in actions], each=set_aside)
         return recorder, aside
+
+
+@functools.cache
+def bot_skeletons(levels: tuple[str, ...]) -> frozenset[str]:
+    """The skeletons of every name a bot of ``levels`` may be shown under, in every language
+    and seat: no player may sit down under one of them («Умник 2» beside the bot «Умник 2»)."""
+    return frozenset(
+        skeleton(bot_name(level, seat, lang))
+        for level in levels
+        for seat in range(MAX_SEATS)
+        for lang in LANGUAGES
+    )
 
 
 def bot_name(level: str, seat: int, lang: str) -> str:

@@ -22,11 +22,14 @@ async def open_tables(hub: HubDep, lang: Annotated[str, Query(pattern="^(ru|en)$
 
 @router.post("", status_code=201, dependencies=[Limited])
 async def create_table(request: Request, hub: HubDep, body: CreateTable) -> dict[str, Any]:
-    """A new table; with ``name``, its creator seated too (``seat`` and ``token`` as a join gives)."""
+    """A new table; with ``name``, its creator seated too (``seat`` and ``token`` as a join gives);
+    without, ``token`` is the creator's, which seats bots."""
     table, token = await hub.create(body, request.client.host if request.client else None)
     made = {"id": table.id, "invite": f"/t/{table.id}", "fair": table.fair(), "version": table.version}
-    if token is not None:
+    if body.name is not None and token is not None:
         made.update(seat=table.seat_of(token), token=token)
+    elif token is not None:
+        made.update(token=token)  # the creator's, to seat bots with: they hold no seat
     return made
 
 
@@ -51,13 +54,13 @@ async def join(hub: HubDep, table_id: str, body: JoinTable) -> dict[str, Any]:
 
 
 @router.post("/{table_id}/bots", dependencies=[Limited])
-async def add_bot(hub: HubDep, table_id: str, body: AddBot | None = None) -> dict[str, Any]:
-    wanted = body or AddBot()
+async def add_bot(hub: HubDep, table_id: str, body: AddBot) -> dict[str, Any]:
+    """Seat a bot, for a seated player or the table's creator (their ``token``)."""
     async with hub.visit(table_id) as room:
         seat: list[int] = []
 
         def plan(table: Table) -> list[Event]:
-            events = table.plan_bot(wanted.seat, wanted.level)
+            events = table.plan_bot(body.token, body.seat, body.level)
             seat.append(events[0][1]["seat"])
             return events
 

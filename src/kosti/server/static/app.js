@@ -577,7 +577,8 @@ function renderSeats(view, mine) {
       item.append(el("span", { class: "name muted", text: seat.name }), el("span", { class: "tag", text: t("empty") }));
     } else {
       item.append(el("span", { class: "muted", text: `${seat.seat + 1}: ${t("empty")}` }));
-      if (view.mode === "online" && levels.length) {
+      // only a seated player may seat a bot (the server asks for their token)
+      if (view.mode === "online" && levels.length && anyToken()) {
         const level = el("select", { "aria-label": t("botLevel"), id: `bot-level-${seat.seat}` });
         for (const name of levels) level.append(el("option", { value: name, text: w(`level.${name}`) }));
         level.value = levels.includes("heuristic") ? "heuristic" : levels[0];
@@ -585,7 +586,7 @@ function renderSeats(view, mine) {
           type: "button",
           id: `add-bot-${seat.seat}`,
           text: t("addBot"),
-          onclick: () => post(tablePath("/bots"), { seat: seat.seat, level: level.value }).catch((error) => showError(error.message)),
+          onclick: () => post(tablePath("/bots"), { token: anyToken(), seat: seat.seat, level: level.value }).catch((error) => showError(error.message)),
         });
         item.append(level, add);
       }
