@@ -101,7 +101,9 @@ class ActionMessage(Strict):
     version: int = Field(ge=0)
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
     action: str | dict[str, Any] | list[str | dict[str, Any]]
-    """One action, or a list of up to four played as one move (a hold and the throw after it)."""
+    """One action, or a list of up to four played as one move, all in the mover's turn (RULES.md §4):
+    at a scorekeeper table a hold and the throw typed in after it; at an online table a throw,
+    which the server makes, comes only last, and nothing rides after it."""
 
 
 class HintMessage(Strict):
