@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from kosti.actions import CellAction, Hold, Roll, Score, Stop
 from kosti.events import KINDS, points_by_seat
 from kosti.games import engine_for, new_game, step
-from kosti.record import Recorder, load, replay_events
+from kosti.games.thousand.game import ThousandState
+from kosti.record import Recorder, load, replay_events, states
 from kosti.roller import SeededDice
 from kosti.rules import PRESETS, variant
 
@@ -92,6 +93,66 @@ def test_one_climb_overtakes_knocks_off_and_dumps_in_the_order_of_section_3_4(
         (2, "Anna", "knocked_off", -100, "Vera"),
         (2, "Boris", "dump", -555, "Vera"),
     ]
+
+
+def falls_after_each_turn(path: str, seat: int) -> list[int]:
+    """The falls counter of ``seat`` once each turn of the record has ended."""
+    record = load(HERE / "records" / path)
+    falls = []
+    for t, a, state in states(record):
+        assert isinstance(state, ThousandState)
+        if t and a == len(record.turns[t - 1].actions):
+            falls.append(state.board[seat].falls)
+    return falls
+
+
+def test_the_dots_limit_of_an_open_barrel_is_a_fall_between_the_dot_and_its_penalty(
+    kosti: Callable[..., Any],
+) -> None:
+    # dots_limit 2, falls_limit 2: Anna (60) goes past 1000 twice; the second dot makes her fall,
+    # −100 (RULES.md §3.3), the fall at step 3, then the dot penalty at step 4 (§3.4), which
+    # only restarts the dots: the 100 is the fall's, so the events still add up to −40
+    path = "thousand-barrel-open-dots-penalty.json"
+    data = events_of(kosti, HERE / "records" / path)
+    last_turn = [
+        (e["player"], e["kind"], e["points"], e["score"], e.get("count"), e.get("limit"))
+        for e in data["events"]
+        if e["turn"] == 4
+    ]
+    assert last_turn == [
+        ("Anna", "dot", 0, 60, 2, 2),
+        ("Anna", "fall", -100, -40, 1, 2),
+        ("Anna", "dot_penalty", 0, -40, 2, 2),
+    ]
+    anna = data["players"][0]
+    assert (anna["score"], anna["falls"], anna["dots"]) == (-40, 1, 0)
+    # the falls counter advances with that turn, and only then
+    assert falls_after_each_turn(path, 0) == [0, 0, 0, 0, 1]
+
+
+def test_the_fall_at_the_dots_limit_counts_towards_falls_limit(kosti: Callable[..., Any]) -> None:
+    # falls_limit 3: two rounds of two dots are the 1st and 2nd falls, −100 each
+    path = "thousand-barrel-open-dots-restart.json"
+    falls = [
+        (e["turn"], e["points"], e["count"], e["limit"])
+        for e in events_of(kosti, HERE / "records" / path)["events"]
+        if e["kind"] == "fall"
+    ]
+    assert falls == [(2, -100, 1, 3), (4, -100, 2, 3)]
+    assert falls_after_each_turn(path, 0) == [0, 0, 1, 1, 2]
+
+
+def test_the_last_fall_at_the_dots_limit_takes_the_player_to_0(kosti: Callable[..., Any]) -> None:
+    # the open barrel's own falls_limit is 1: the sixth dot's fall takes Anna from 60 to 0
+    path = "thousand-barrel-open-six-dots.json"
+    data = events_of(kosti, HERE / "records" / path)
+    assert [(e["kind"], e["points"], e.get("count"), e.get("limit")) for e in data["events"][-3:]] == [
+        ("dot", 0, 6, 6),
+        ("fall", -60, 1, 1),
+        ("dot_penalty", 0, 6, 6),
+    ]
+    # the fall to 0 restarts the count (RULES.md §3.4 [choice])
+    assert (data["players"][0]["score"], data["players"][0]["falls"]) == (0, 0)
 
 
 def thousand_turns(spec: str, players: list[str], throws: list[list[int] | str]) -> list[Any]:

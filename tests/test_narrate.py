@@ -39,6 +39,19 @@ def test_the_dump_third_bolt_and_fall_read_as_players_say_them() -> None:
     assert say("en", fall).endswith("falls off the barrel (1/3): −100")
 
 
+def test_the_fall_at_the_dots_limit_and_the_dots_restarting_read_in_both_languages() -> None:
+    spec = "thousand-classic(barrel=open,falls_limit=2)"
+    fall = Event(4, 0, "fall", -100, -40, count=1, limit=2)
+    assert say("en", fall, spec) == "Anna falls for the dots (1/2): −100"
+    assert say("ru", fall, spec) == "Анна — падение за точки (1/2): −100"
+    restart = Event(4, 0, "dot_penalty", 0, -40, count=6, limit=6)
+    assert say("en", restart, spec) == "Anna: sixth dot: the dots start again"
+    assert say("ru", restart, spec) == "Анна — шестая точка: счёт точек заново"
+    # a fall from a points barrel still reads as one; a dot penalty with points still shows them
+    assert say("en", fall, "thousand-classic") == "Anna falls off the barrel (1/2): −100"
+    assert say("ru", Event(4, 0, "dot_penalty", -100, -40, count=6, limit=6)) == "Анна — шестая точка: −100"
+
+
 def test_an_upper_cell_says_how_its_deviation_is_made() -> None:
     # seed 000: sixes 1,6,6,6,6 → +6
     event = Event(0, 0, "recorded", 6, 6, cell="sixes", dice=(1, 6, 6, 6, 6))

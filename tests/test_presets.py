@@ -3,13 +3,23 @@ canonical string, overrides one at a time, and refusals that say what is wrong."
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import asdict, fields, replace
 from typing import Any
 
 import pytest
 
 from kosti.errors import OptionError
-from kosti.rules import ALIASES, PRESETS, SheetOptions, ThousandOptions, option_docs, preset, variant
+from kosti.rules import (
+    ALIASES,
+    PRESETS,
+    Options,
+    SheetOptions,
+    ShowdownOptions,
+    ThousandOptions,
+    option_docs,
+    preset,
+    variant,
+)
 
 SHEET_PRESETS = [
     "poker-classic",
@@ -295,3 +305,107 @@ def test_every_option_is_documented() -> None:
     for p in PRESETS.values():
         for name, _, doc in option_docs(p.options):
             assert doc, f"{p.id}: option {name} has no docstring"
+
+
+# -- every options class checks its own invariants (one home for each check) -------------------
+
+OptionsClass = type[SheetOptions] | type[ThousandOptions] | type[ShowdownOptions]
+PRESET_OF: dict[OptionsClass, str] = {
+    SheetOptions: "poker-classic",
+    ThousandOptions: "thousand-classic",
+    ShowdownOptions: "poker-showdown",
+}
+"""A preset whose options are the class's defaults, so an override there breaks the same invariant."""
+
+BROKEN: list[tuple[OptionsClass, dict[str, Any], str]] = [
+    (SheetOptions, {"lower": ("pair", "royal_flush")}, "unknown lower cell 'royal_flush'"),
+    (SheetOptions, {"lower": ("pair", "pair")}, "a lower cell is listed twice"),
+    (SheetOptions, {"throws": 0}, "throws must be at least 1"),
+    (SheetOptions, {"columns": "fences", "lower_scoring": "yahtzee"}, "not played with the yahtzee sheet"),
+    (ThousandOptions, {"pits": ((300, 200),)}, "a pit runs from low to high, not [300, 200]"),
+    (ThousandOptions, {"pits": ((300, 300),)}, "a pit runs from low to high, not [300, 300]"),
+    (ThousandOptions, {"opening": -1}, "opening must be ≥ 0 and target > 0"),
+    (ThousandOptions, {"target": 0, "barrel": "none"}, "opening must be ≥ 0 and target > 0"),
+    (ThousandOptions, {"barrel_at": 5000}, "barrel_at must lie between 0 and the target"),
+    (ThousandOptions, {"barrel_at": 1000}, "barrel_at must lie between 0 and the target"),
+    (ThousandOptions, {"barrel_at": 0}, "barrel_at must lie between 0 and the target"),
+    (ThousandOptions, {"barrel": "capped", "barrel_at": 1000}, "barrel_at must lie between 0 and the target"),
+    (ThousandOptions, {"target": 880}, "barrel_at must lie between 0 and the target"),
+    (ThousandOptions, {"opening_fail_every": 0}, "opening_fail_every must be at least 1"),
+    (ThousandOptions, {"barrel_attempts": 0}, "barrel_attempts must be at least 1"),
+    (ThousandOptions, {"dots_limit": 0}, "dots_limit must be at least 1"),
+    (ThousandOptions, {"falls_limit": 0}, "falls_limit must be at least 1"),
+    (ShowdownOptions, {"rounds": 0}, "rounds and throws must be at least 1"),
+    (ShowdownOptions, {"throws": 0}, "rounds and throws must be at least 1"),
+    (ShowdownOptions, {"ante": -1}, "the ante cannot be negative"),
+]
+"""Each invariant broken, at its boundary where it has one (the valid side is in :data:`VALID`)."""
+
+VALID: list[tuple[OptionsClass, dict[str, Any]]] = [
+    (SheetOptions, {"lower": ("pair", "yatzy", "yahtzee")}),
+    (SheetOptions, {"throws": 1}),
+    (SheetOptions, {"columns": "fences", "lower_scoring": "free"}),
+    (ThousandOptions, {"pits": ((299, 300),)}),
+    (ThousandOptions, {"pits": ()}),
+    (ThousandOptions, {"opening": 0}),
+    (ThousandOptions, {"target": 1, "barrel": "none"}),
+    (ThousandOptions, {"barrel_at": 999}),
+    (ThousandOptions, {"barrel_at": 1}),
+    (ThousandOptions, {"barrel": "capped", "barrel_at": 999}),
+    (ThousandOptions, {"target": 881}),
+    # the open barrel and no barrel do not use barrel_at: any value stands
+    (ThousandOptions, {"barrel": "open", "barrel_at": 5000}),
+    (ThousandOptions, {"barrel": "none", "barrel_at": 1000}),
+    (ThousandOptions, {"opening_fail_every": 1}),
+    (ThousandOptions, {"barrel_attempts": 1, "dots_limit": 1, "falls_limit": 1}),
+    (ThousandOptions, {"falls_limit": None}),
+    (ShowdownOptions, {"rounds": 1, "throws": 1}),
+    (ShowdownOptions, {"ante": 0}),
+]
+
+
+def _label(case: Any) -> str:
+    return case.__name__ if isinstance(case, type) else str(case)
+
+
+@pytest.mark.parametrize(("cls", "kwargs", "reason"), BROKEN, ids=_label)
+def test_options_made_directly_refuse_a_broken_invariant(
+    cls: OptionsClass, kwargs: dict[str, Any], reason: str
+) -> None:
+    with pytest.raises(OptionError) as caught:
+        cls(**kwargs)
+    assert reason in str(caught.value)
+
+
+@pytest.mark.parametrize(("cls", "kwargs", "reason"), BROKEN, ids=_label)
+def test_replace_and_variant_refuse_with_the_same_message(
+    cls: OptionsClass, kwargs: dict[str, Any], reason: str
+) -> None:
+    with pytest.raises(OptionError) as direct:
+        cls(**kwargs)
+    with pytest.raises(OptionError) as replaced:
+        replace(cls(), **kwargs)
+    with pytest.raises(OptionError) as overridden:
+        variant(PRESET_OF[cls], {k: _json(v) for k, v in kwargs.items()})
+    assert str(direct.value) == str(replaced.value) == str(overridden.value)
+
+
+@pytest.mark.parametrize(("cls", "kwargs"), VALID, ids=_label)
+def test_options_on_the_valid_side_of_each_boundary_are_made(
+    cls: OptionsClass, kwargs: dict[str, Any]
+) -> None:
+    options: Options = cls(**kwargs)
+    for name, value in kwargs.items():
+        assert getattr(options, name) == value
+    assert replace(cls(), **kwargs) == options
+    assert variant(PRESET_OF[cls], {k: _json(v) for k, v in kwargs.items()}).options == options
+
+
+def test_replace_keeps_working_on_valid_options() -> None:
+    classic = ThousandOptions()
+    moved = replace(classic, barrel_at=900)
+    assert (moved.barrel_at, classic.barrel_at) == (900, 880)
+    # a replace that breaks an invariant is refused and leaves the original as it was
+    with pytest.raises(OptionError, match="barrel_at must lie between 0 and the target"):
+        replace(moved, target=900)
+    assert moved == replace(classic, barrel_at=900)

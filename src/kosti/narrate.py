@@ -133,7 +133,13 @@ class Narrator:
         if kind in ("bolt_penalty", "opening_fail_penalty"):
             return t(f"event.{kind}", **common, ordinal=self.ordinal(event.count or 0))
         if kind == "dot_penalty":
-            return t("event.dot_penalty", **common, ordinal=self.ordinal(event.count or 0, "f"))
+            # the engine puts the points of the dots limit on the fall before it (RULES.md §3.3),
+            # so this line says only that the dots start again; one with points still shows them
+            key = "event.dot_penalty" if event.points else "event.dot_penalty_restart"
+            return t(key, **common, ordinal=self.ordinal(event.count or 0, "f"))
+        if kind == "fall" and self._barrel() == "open":
+            # an open barrel has nobody sitting on it: its only fall is at the dots limit
+            return t("event.fall_dots", **common)
         if kind == "dot":
             return t("event.dot", **common, target=self._target())
         if kind == "knocked_off" and event.count is not None:
@@ -272,6 +278,10 @@ class Narrator:
     def _tiebreak(self) -> Tiebreak:
         options = self.variant.options if self.variant is not None else None
         return options.tiebreak if isinstance(options, ShowdownOptions) else "hand_then_total"
+
+    def _barrel(self) -> str | None:
+        options = self.variant.options if self.variant is not None else None
+        return options.barrel if isinstance(options, ThousandOptions) else None
 
     def _target(self) -> int:
         options = self.variant.options if self.variant is not None else None

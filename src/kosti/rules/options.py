@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from kosti.errors import OptionError
+
 UPPER_CELLS: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
 POKER_LOWER: tuple[str, ...] = (
     "pair",
@@ -158,6 +160,20 @@ class SheetOptions(CommonOptions):
     throws: int = 3
     """Throws per turn (before banked ones)."""
 
+    def __post_init__(self) -> None:
+        """Refuse, with :class:`OptionError`, options whose fields contradict each other or name
+        unknown cells: however the options are made (a preset, ``variant()``, ``replace`` or a
+        direct call), no broken set of them reaches an engine."""
+        for cell in self.lower:
+            if cell not in LOWER_CELLS:
+                raise OptionError(f"unknown lower cell {cell!r}")
+        if len(set(self.lower)) != len(self.lower):
+            raise OptionError("a lower cell is listed twice")
+        if self.throws < 1:
+            raise OptionError("throws must be at least 1")
+        if self.columns == "fences" and self.lower_scoring == "yahtzee":
+            raise OptionError("three columns are not played with the yahtzee sheet")
+
     @property
     def column_kinds(self) -> tuple[ColumnKind, ...]:
         """The kind of each column, in the order they are played (:data:`COLUMNS`): the one
@@ -224,6 +240,23 @@ class ThousandOptions(CommonOptions):
     dots_limit: int = 6
     """Dots («точки») of an ``open`` barrel before the player loses and falls."""
 
+    def __post_init__(self) -> None:
+        """Refuse, with :class:`OptionError`, options that contradict each other (an empty pit,
+        a barrel at or past the target, a count that can never be reached), however they are made."""
+        for low, high in self.pits:
+            if not low < high:
+                raise OptionError(f"a pit runs from low to high, not [{low}, {high}]")
+        if self.opening < 0 or self.target <= 0:
+            raise OptionError("opening must be ≥ 0 and target > 0")
+        if self.barrel in ("points", "capped") and not 0 < self.barrel_at < self.target:
+            raise OptionError("barrel_at must lie between 0 and the target")
+        if self.opening_fail_every < 1:
+            raise OptionError("opening_fail_every must be at least 1")
+        for name in ("barrel_attempts", "dots_limit", "falls_limit"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise OptionError(f"{name} must be at least 1")
+
 
 @dataclass(frozen=True)
 class ShowdownOptions(CommonOptions):
@@ -240,6 +273,13 @@ class ShowdownOptions(CommonOptions):
 
     throws: int = 3
     """Throws per turn."""
+
+    def __post_init__(self) -> None:
+        """Refuse, with :class:`OptionError`, a match without rounds or throws, or a negative ante."""
+        if self.rounds < 1 or self.throws < 1:
+            raise OptionError("rounds and throws must be at least 1")
+        if self.ante < 0:
+            raise OptionError("the ante cannot be negative")
 
 
 Options = SheetOptions | ThousandOptions | ShowdownOptions

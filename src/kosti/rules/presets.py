@@ -14,7 +14,6 @@ from typing import Any, Literal
 from kosti.errors import OptionError
 from kosti.rules.options import (
     EXTENDED_LOWER,
-    LOWER_CELLS,
     YAHTZEE_LOWER,
     YATZY_LOWER,
     Options,
@@ -267,8 +266,9 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
     """A variant from a preset name (or canonical string) and option overrides.
 
     ``variant("poker-classic", {"stages": "free"})`` and
-    ``variant("poker-classic(stages=free)")`` are the same variant. Unknown options
-    and values of the wrong kind raise :class:`OptionError`.
+    ``variant("poker-classic(stages=free)")`` are the same variant. Unknown options,
+    values of the wrong kind and options that break an invariant of their class (checked
+    by the class itself, as for any options made directly) raise :class:`OptionError`.
     """
     match = re.fullmatch(r"\s*([^()\s]+)\s*(?:\((.*)\))?\s*", name, flags=re.S)
     if not match:
@@ -284,8 +284,8 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
         if key not in valid:
             raise OptionError(f"{base.id} has no option {key!r}; its options: {', '.join(sorted(valid))}")
         changes[key] = _coerce(key, value, hints[key])
+    # replace() runs the options' own checks (their __post_init__): one home for each invariant
     options = replace(options, **changes)
-    _check(options)
     return Variant(base, options)
 
 
@@ -299,39 +299,6 @@ def _hints(kind: type) -> dict[str, Any]:
     if hints is None:
         hints = _HINTS[kind] = typing.get_type_hints(kind)
     return hints
-
-
-def _check(options: Options) -> None:
-    """Cross-field checks that a single field's type cannot express."""
-    if isinstance(options, SheetOptions):
-        for cell in options.lower:
-            if cell not in LOWER_CELLS:
-                raise OptionError(f"unknown lower cell {cell!r}")
-        if len(set(options.lower)) != len(options.lower):
-            raise OptionError("a lower cell is listed twice")
-        if options.throws < 1:
-            raise OptionError("throws must be at least 1")
-        if options.columns == "fences" and options.lower_scoring == "yahtzee":
-            raise OptionError("three columns are not played with the yahtzee sheet")
-    elif isinstance(options, ThousandOptions):
-        for low, high in options.pits:
-            if not low < high:
-                raise OptionError(f"a pit runs from low to high, not [{low}, {high}]")
-        if options.opening < 0 or options.target <= 0:
-            raise OptionError("opening must be ≥ 0 and target > 0")
-        if options.barrel in ("points", "capped") and not 0 < options.barrel_at < options.target:
-            raise OptionError("barrel_at must lie between 0 and the target")
-        if options.opening_fail_every < 1:
-            raise OptionError("opening_fail_every must be at least 1")
-        for name in ("barrel_attempts", "dots_limit", "falls_limit"):
-            value = getattr(options, name)
-            if value is not None and value < 1:
-                raise OptionError(f"{name} must be at least 1")
-    else:
-        if options.rounds < 1 or options.throws < 1:
-            raise OptionError("rounds and throws must be at least 1")
-        if options.ante < 0:
-            raise OptionError("the ante cannot be negative")
 
 
 def _parse_overrides(text: str) -> dict[str, Any]:

@@ -66,8 +66,9 @@ The options (:class:`~kosti.rules.options.ThousandOptions`), and how this engine
     it: each falls at once the same way (§3.4 step 3).
     ``open`` («открытая бочка»): the win needs exactly ``target``. As soon as score plus
     turn total passes it the turn ends with nothing recorded and a dot («точка»), even
-    for a player not yet opened. The ``dots_limit``-th dot costs a fall: −``fall_penalty``,
-    or 0 on the ``falls_limit``-th fall (null = 1); the dot count restarts.
+    for a player not yet opened. The ``dots_limit``-th dot costs a fall (§3.4 step 3, a
+    ``fall`` event): −``fall_penalty``, or 0 on the ``falls_limit``-th fall (null = 1); then
+    the dot penalty (step 4, a ``dot_penalty`` event of 0 points) restarts the dot count.
     ``capped`` («бочка 850», v2): a recorded score above ``barrel_at`` is recorded as
     ``barrel_at`` and puts the player on the barrel; from there ``target − barrel_at`` in
     one turn wins; a failed turn leaves them there, without limit. When another player
@@ -503,7 +504,8 @@ def overtake(ending: Ending, board: Board) -> tuple[Board, Events]:
 
 def knock_off(ending: Ending, board: Board) -> tuple[Board, Events]:
     """Step 3: the mover's own fall (the last failed attempt, or the dots limit of an open
-    barrel) [choice], then everyone the mover's climb onto the barrel knocks off it."""
+    barrel, before that limit's dot penalty of step 4) [choice], then everyone the mover's climb
+    onto the barrel knocks off it."""
     options, seat = ending.options, ending.seat
     events: list[Event] = []
     old = board[seat]
@@ -512,8 +514,13 @@ def knock_off(ending: Ending, board: Board) -> tuple[Board, Events]:
         events.append(ending.event(seat, "fall", old, new, **_fall_count(options, new)))
         board = replaced(board, seat, new)
     elif options.barrel == "open" and old.dots >= options.dots_limit:
-        new = fall(options, replace(old, dots=0))
-        events.append(ending.event(seat, "dot_penalty", old, new, count=old.dots, limit=options.dots_limit))
+        # RULES.md §3.3 "at dots_limit dots they lose 100 and fall": the 100 is the fall's own
+        # penalty, not a second one. It is ``fall_penalty`` (the option the points barrel's fall
+        # costs), and "with falls_limit = 1 the fall takes them to 0" puts 0 in its place, which
+        # only a penalty of the fall itself can be replaced by. So the points go with the fall,
+        # here at step 3 (§3.4 [choice]); the dot penalty of step 4 restarts the dot count.
+        new = fall(options, old)
+        events.append(ending.event(seat, "fall", old, new, **_fall_count(options, new)))
         board = replaced(board, seat, new)
     if board[seat].on_barrel and not ending.before[seat].on_barrel:
         for i, other in enumerate(board):
@@ -531,14 +538,20 @@ def knock_off(ending: Ending, board: Board) -> tuple[Board, Events]:
 
 
 def penalise(ending: Ending, board: Board) -> tuple[Board, Events]:
-    """Step 4: the bolt penalty at ``bolt_limit`` bolts (the count restarts), and the
-    opening-fail penalty every ``opening_fail_every``-th unopened turn (that count never restarts)."""
+    """Step 4: the bolt penalty at ``bolt_limit`` bolts (the count restarts); the dot penalty at
+    ``dots_limit`` dots of an ``open`` barrel, which restarts the dot count and costs no points of
+    its own (the fall of step 3 took them); and the opening-fail penalty every
+    ``opening_fail_every``-th unopened turn (that count never restarts)."""
     options, seat = ending.options, ending.seat
     events: list[Event] = []
     old = board[seat]
     if options.bolt_limit > 0 and old.bolts >= options.bolt_limit:
         new = replace(old, score=old.score - options.bolt_penalty, bolts=0)
         events.append(ending.event(seat, "bolt_penalty", old, new, count=old.bolts, limit=options.bolt_limit))
+        old = new
+    if options.barrel == "open" and old.dots >= options.dots_limit:
+        new = replace(old, dots=0)
+        events.append(ending.event(seat, "dot_penalty", old, new, count=old.dots, limit=options.dots_limit))
         old = new
     if (
         ending.end != "record"
