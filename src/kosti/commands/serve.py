@@ -121,7 +121,11 @@ def verify(
     file: Annotated[Path, typer.Argument(help="The record of a finished online game (JSON).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
 ) -> None:
-    """Recompute every die of an online game from its revealed seeds: exit 0 fair, 1 not fair, 2 bad input."""
+    """Check an online game: its dice, its decisions, and that it is complete.
+
+    Every die must follow from the revealed seeds, every decision from the rules, and the
+    game must be over (or abandoned, as the server marks it). Exit 0 fair, 1 not fair or
+    incomplete, 2 bad input."""
     from kosti.errors import KostiError
     from kosti.record import load
     from kosti.server.fair import verify as check
@@ -131,8 +135,18 @@ def verify(
     except KostiError as error:
         fail(str(error))
     if as_json:
-        emit({"fair": verdict.fair, "throws": verdict.throws, "dice": verdict.dice, "reason": verdict.reason})
+        emit(
+            {
+                "fair": verdict.fair,
+                "complete": verdict.complete,
+                "status": verdict.status,
+                "throws": verdict.throws,
+                "dice": verdict.dice,
+                "reason": verdict.reason,
+            }
+        )
     else:
-        typer.echo(("fair: " if verdict.fair else "NOT FAIR: ") + verdict.reason)
-    if not verdict.fair:
+        label = {"fair": "fair", "not_fair": "NOT FAIR", "incomplete": "INCOMPLETE"}[verdict.status]
+        typer.echo(f"{label}: {verdict.reason}")
+    if verdict.status != "fair":
         raise typer.Exit(1)
