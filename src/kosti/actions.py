@@ -188,6 +188,12 @@ def to_json(action: Action) -> Any:
     raise KostiError(f"not an action: {action!r}")
 
 
+def action_json(action: Action) -> Any:
+    """The form of an action in messages and views: its record form, and a throw on (which
+    has none) as its notation ``"throw"``."""
+    return str(action) if isinstance(action, Throw) else to_json(action)
+
+
 def from_json(data: Any) -> Action:
     """Parse the record form of an action; a malformed one raises :class:`KostiError`."""
     if data == "stop":

@@ -8,21 +8,34 @@ state.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kosti.actions import Action
+from kosti.dice import Faces
 from kosti.errors import KostiError
 from kosti.events import Events
 from kosti.games.base import Engine, GameState
 from kosti.games.sheet.game import SHEET
+from kosti.games.sheet.turn import sheet_turn
 from kosti.games.showdown.game import SHOWDOWN
+from kosti.games.showdown.turn import showdown_turn
 from kosti.games.thousand.game import THOUSAND
+from kosti.games.thousand.turn import thousand_turn
+from kosti.games.turn import TurnView
 from kosti.rules.presets import Family, Variant
 from kosti.rules.presets import variant as make_variant
 
 ENGINES: dict[Family, Engine[Any]] = {"sheet": SHEET, "thousand": THOUSAND, "showdown": SHOWDOWN}
 """The engine of each family of games, by the name a :class:`~kosti.rules.presets.Preset` gives it."""
+
+
+TURN_VIEWS: dict[Family, Callable[[Any, Faces], TurnView]] = {
+    "sheet": sheet_turn,
+    "thousand": thousand_turn,
+    "showdown": showdown_turn,
+}
+"""The turn view of each family (:mod:`kosti.games.turn`), by the same names as :data:`ENGINES`."""
 
 
 def engine_for(variant: Variant) -> Engine[Any]:
@@ -52,9 +65,26 @@ def step(state: GameState, action: Action) -> tuple[GameState, Events]:
     return after, after.events
 
 
+def turn_view(state: GameState, picked: Faces = ()) -> TurnView:
+    """The turn as the player to act sees it (:mod:`kosti.games.turn`), the keys planned with
+    the dice ``picked`` on the table; built by the family's own ``turn`` module."""
+    return TURN_VIEWS[state.variant.family](state, tuple(picked))
+
+
 def legal_actions(state: GameState) -> list[Action]:
     """Every legal action in ``state`` (at a throw: every distinct outcome)."""
     return engine_for(state.variant).legal_actions(state)
 
 
-__all__ = ["ENGINES", "Engine", "GameState", "apply", "engine_for", "legal_actions", "new_game", "step"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "GameState",
+    "TurnView",
+    "apply",
+    "engine_for",
+    "legal_actions",
+    "new_game",
+    "step",
+    "turn_view",
+]

@@ -81,7 +81,7 @@ The options (:class:`~kosti.rules.options.ThousandOptions`), and how this engine
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from kosti.actions import Action, SetAside, Stop, Throw
@@ -162,6 +162,11 @@ class ThousandState(GameState):
 
     dice_left: int = DICE
     """The dice a throw on would throw (during a throw: the dice being thrown)."""
+
+    groups: tuple[tuple[Faces, int], ...] = field(default=(), compare=False)
+    """The dice set aside this turn, group by group in the order set aside, each with the points
+    it made (kept across hot dice, cleared when the turn ends). What the player was shown, not
+    part of the position: two states that differ only here are equal."""
 
     pending: int = DICE
     """Dice to throw now (0 when the player decides, or at the end)."""
@@ -306,6 +311,7 @@ class ThousandEngine(Engine[ThousandState]):
             state,
             turn_total=state.turn_total + points,
             set_aside=tuple(sorted(state.set_aside + group)),
+            groups=(*state.groups, (group, points)),
             dice_left=state.dice_left - len(group),
             choosing=False,
             confirming=False,
@@ -371,6 +377,7 @@ class ThousandEngine(Engine[ThousandState]):
             turn_total=0,
             dice=(),
             set_aside=(),
+            groups=(),
             dice_left=DICE,
             pending=DICE,
             choosing=False,
