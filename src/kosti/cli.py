@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kosti.commands import play, serve, simulate, solve
-from kosti.commands.common import emit, fail
+from kosti.commands.common import LangOption, emit, fail, language, reason
 from kosti.errors import KostiError
 from kosti.rules.presets import PRESETS, option_docs, variant
 from kosti.show import score_report, summary, summary_table
@@ -63,14 +63,17 @@ def replay(
     with_events: Annotated[
         bool, typer.Option("--events", help="Add every event: why each score changed (RULES.md §5.1).")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
-    """Replay a game record and print the state after its last action."""
+    """Replay a game record and print the state after its last action; a record that breaks a
+    rule fails saying where and why, in the language of ``--lang`` (or of the locale)."""
     from kosti.record import load, replay_events
 
+    shown_in = language(lang)
     try:
         state, events = replay_events(load(file))
     except KostiError as error:
-        fail(str(error))
+        fail(reason(error, shown_in))
     shown = summary(state)
     if as_json:
         if with_events:

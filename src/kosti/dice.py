@@ -23,6 +23,11 @@ Faces = tuple[int, ...]
 """A multiset of die faces as a sorted tuple."""
 
 
+def is_face(value: object) -> bool:
+    """Whether ``value`` is a face of a die: a whole number 1 to 6 (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, int) and 1 <= value <= 6
+
+
 def normalize(faces: Iterable[int], count: int | None = None) -> Faces:
     """Return ``faces`` sorted, after checking each is a face 1..6 (and the count).
 
@@ -30,7 +35,7 @@ def normalize(faces: Iterable[int], count: int | None = None) -> Faces:
     """
     result = []
     for face in faces:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+        if not is_face(face):
             raise KostiError(f"a die shows 1 to 6, not {face!r}")
         result.append(face)
     if count is not None and len(result) != count:

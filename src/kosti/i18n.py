@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from babel import Locale
 
-from kosti.errors import OptionError
+from kosti.errors import OptionError, RecordError, Refusal
 
 Lang = Literal["en", "ru"]
 LANGUAGES: tuple[Lang, ...] = ("en", "ru")
@@ -143,3 +143,108 @@ def catalog(lang: str | None = None) -> Catalog:
 def rules_text(family: str, lang: str) -> str:
     """The prose rules of a family of games (Markdown) in ``lang``."""
     return catalog(lang)(f"rules.{family}")
+
+
+CELL_PARAMS = frozenset({"cell", "announced", "next"})
+"""Params of a refusal that hold a cell id: ``{cell}`` shows the id, ``{cell:name}`` the
+catalog's name of the cell in «»."""
+
+CELLS_PARAMS = frozenset({"cells"})
+"""Params that hold a list of cell ids, shown joined by the catalog's ``join.or``: the ids
+(``{cells}``) or the names in «» (``{cells:name}``)."""
+
+UNITS_PARAMS = frozenset({"units"})
+"""Params that hold a list of groups of faces, shown joined by ``join.or``, each as its faces
+with spaces between (``1 1 1 or 5 5 5``)."""
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A cell id in a refusal's wording: ``{cell}`` is the id, ``{cell:name}`` its name."""
+
+    id: str
+    name: str
+
+    def __format__(self, spec: str) -> str:
+        return f"«{self.name}»" if spec == "name" else format(self.id, spec)
+
+    def __str__(self) -> str:
+        return self.id
+
+    def __repr__(self) -> str:
+        return repr(self.id)
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """A list of cell ids in a refusal's wording, joined by ``join.or``."""
+
+    cells: tuple[_Cell, ...]
+    joiner: str
+
+    def __format__(self, spec: str) -> str:
+        return self.joiner.join(format(cell, spec) for cell in self.cells)
+
+    def __str__(self) -> str:
+        return format(self, "")
+
+
+def _param(t: Catalog, name: str, value: Any) -> Any:
+    """A refusal's param as its wording shows it (see :data:`CELL_PARAMS` and the others)."""
+    if name in CELL_PARAMS and isinstance(value, str):
+        return _Cell(value, t(f"cell.{value}"))
+    if name in CELLS_PARAMS and isinstance(value, list | tuple):
+        return _Cells(tuple(_Cell(str(c), t(f"cell.{c}")) for c in value), t("join.or"))
+    if name in UNITS_PARAMS and isinstance(value, list | tuple):
+        return t("join.or").join(" ".join(map(str, unit)) for unit in value)
+    if name == "refusal" and isinstance(value, Mapping) and "code" in value:
+        return _worded(str(value["code"]), dict(value.get("params") or {}), t)
+    return value
+
+
+def refusal_key(code: str, params: Mapping[str, Any]) -> str:
+    """The catalog key that words a refusal: ``refusal.<code>``, or ``refusal.<code>.<why>``
+    for a code with several wordings."""
+    why = params.get("why")
+    return f"refusal.{code}" if why is None else f"refusal.{code}.{why}"
+
+
+def _worded(code: str, params: Mapping[str, Any], t: Catalog) -> str:
+    key = refusal_key(code, params)
+    message = messages(t.lang).get(key)
+    if message is None:
+        # a code with no wording (a caller not yet converted, which passed its reason as the
+        # code) shows as itself, so that nothing it said is lost
+        return code if not params else f"{code} {params}"
+    values = {name: _param(t, name, value) for name, value in params.items() if name != "why"}
+    if isinstance(message, str):
+        return message.format(**values)  # always formatted: a wording's {{ }} are braces
+    return t.plural(key, int(values.pop("n", 0)), **values)
+
+
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """The wording of ``refusal`` (its ``code`` and ``params``) in ``lang``, from the catalogs'
+    ``[refusal]`` table: cell ids as the catalog names cells, a number's plural form agreeing
+    with ``n``. Every interface shows a refusal this way (RULES.md §4).
+
+        >>> from kosti.errors import IllegalActionError
+        >>> refusal_text(IllegalActionError("cell_filled", cell="sixes"), "ru")
+        'клетка «шестёрки» уже заполнена'
+    """
+    return _worded(refusal.code, refusal.params, catalog(lang))
+
+
+def record_error_text(error: RecordError, lang: str) -> str:
+    """The wording of a record that cannot be replayed, in ``lang``: where it breaks (turn and
+    action), the action as the record writes it, and the refusal of the rules; an error that is
+    not a refusal (a file that is not JSON) in English, as it was raised."""
+    if error.refusal is None:
+        return str(error)
+    t = catalog(lang)
+    where = ""
+    if error.turn is not None and error.action is not None:
+        where = t("record.where_action", turn=error.turn, action=error.action)
+    elif error.turn is not None:
+        where = t("record.where_turn", turn=error.turn)
+    played = "" if error.played is None else t("record.played", action=error.played)
+    return where + played + refusal_text(error.refusal, lang)

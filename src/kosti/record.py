@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from kosti.actions import Action, Roll, from_json, to_json
-from kosti.errors import IllegalActionError, KostiError, RecordError
+from kosti.errors import IllegalActionError, KostiError, RecordError, Refusal
 from kosti.events import Event, Events
 from kosti.games import engine_for
 from kosti.games.base import Engine, GameState
@@ -124,7 +124,7 @@ def written_steps(engine: Engine[Any], state: GameState, action: Action) -> list
         return [action]
     implied = engine.implicit_throw(state)
     if implied is None:
-        raise IllegalActionError("no throw is allowed now")
+        raise IllegalActionError("no_throw")
     return [implied, action]
 
 
@@ -152,27 +152,31 @@ def states(record: Record) -> Iterator[tuple[int, int, GameState]]:
     engine = engine_for(rules)
     try:
         state = engine.new_game(rules, record.players)
+    except Refusal as refusal:
+        raise RecordError(refusal) from None
     except KostiError as error:
         raise RecordError(str(error)) from None
     yield 0, 0, state
     for t, turn in enumerate(record.turns, 1):
         if engine.is_finished(state):
-            raise RecordError("the game is already over", t)
+            raise RecordError(Refusal("record_game_over"), t)
         seat = engine.current_player(state)
         expected = record.players[seat] if seat is not None else None
         if turn.player != expected:
-            raise RecordError(f"it is {expected}'s turn, not {turn.player}'s", t)
+            raise RecordError(Refusal("record_wrong_player", expected=expected, player=turn.player), t)
         start = state.turn
         for a, action in enumerate(turn.actions, 1):
             if state.turn != start or engine.is_finished(state):
-                raise RecordError(f"the turn is already over, {action} is one action too many", t, a)
+                raise RecordError(Refusal("record_extra_action", action=str(action)), t, a)
             try:
                 state = apply_written(engine, state, action)[-1][1]
+            except Refusal as refusal:
+                raise RecordError(refusal, t, a, played=str(action)) from None
             except KostiError as error:
                 raise RecordError(f"{action}: {error}", t, a) from None
             yield t, a, state
         if state.turn == start and t < len(record.turns) and not engine.is_finished(state):
-            raise RecordError("the turn does not end before the next one starts", t)
+            raise RecordError(Refusal("record_turn_unfinished"), t)
 
 
 def replay_events(record: Record) -> tuple[GameState, list[Event]]:

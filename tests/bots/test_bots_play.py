@@ -8,9 +8,9 @@ import pytest
 
 from kosti.actions import Action
 from kosti.bots.base import Advisor, Bot, play_out
-from kosti.bots.levels import make_bot
 from kosti.games import engine_for, new_game
 from kosti.games.base import GameState
+from kosti.levels import make_bot
 from kosti.roller import SeededDice
 from kosti.rules.options import SheetOptions, ShowdownOptions
 from kosti.rules.presets import PRESETS, variant

@@ -7,7 +7,6 @@ from dataclasses import replace
 import pytest
 
 from kosti.actions import Action, Hold, Roll, Score, SetAside, Stop, Throw
-from kosti.bots.levels import levels_for, make_bot, optimal_available
 from kosti.bots.random_bot import RandomBot
 from kosti.bots.sheet import SheetBot
 from kosti.bots.showdown import ShowdownBot
@@ -16,6 +15,7 @@ from kosti.errors import OptionError
 from kosti.games import apply, new_game
 from kosti.games.base import GameState
 from kosti.games.thousand.game import ThousandState
+from kosti.levels import levels_for, make_bot, optimal_available
 
 
 def after(state: GameState, *actions: Action) -> GameState:

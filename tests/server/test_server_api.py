@@ -22,8 +22,8 @@ from server_helpers import (
 )
 from starlette.websockets import WebSocketDisconnect
 
-from kosti.bots import levels_for
 from kosti.i18n import catalog, rules_text
+from kosti.levels import levels_for
 from kosti.record import Record
 from kosti.rules.presets import PRESETS
 from kosti.server.app import STATIC, create_app, installed_bots
@@ -311,7 +311,7 @@ def test_refused_messages_change_nothing(client: TestClient) -> None:
         assert socket.receive_json() == state  # the stale client gets the state it missed
         assert refusal(socket, {**base, "token": other, "action": "throw"})["code"] == "not_your_turn"
         assert refusal(socket, {**base, "token": "x" * 32, "action": "throw"})["code"] == "unknown_token"
-        assert refusal(socket, {**base, "action": {"score": "chance"}})["code"] == "illegal"
+        assert refusal(socket, {**base, "action": {"score": "chance"}})["code"] == "dice_due"
         assert refusal(socket, {**base, "action": {"roll": [6, 6, 6, 6, 6]}})["code"] == "bad_action"
         assert refusal(socket, {**base, "action": {"hold": "sixes"}})["code"] == "bad_action"
         assert refusal(socket, {**base, "action": 42})["code"] == "bad_message"

@@ -286,6 +286,15 @@ def workers_of(parent: int) -> dict[int, int]:
     return found
 
 
+def exited(pid: int) -> bool:
+    """Whether process ``pid`` has exited (a zombie, or gone): its files are all closed."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat[stat.rindex(")") + 2] in "ZX"
+
+
 def open_socket(sockets: contextlib.ExitStack, base: str, table_id: str) -> tuple[ClientConnection, int]:
     """A socket at ``table_id`` (closed with ``sockets``) and the worker that serves it (the
     handshake names it)."""
@@ -336,8 +345,15 @@ def play_through_a_kill(opened: contextlib.ExitStack, process: Any, base: str) -
     killed = False
     while not state["table"]["game"]["finished"]:
         if not killed and state["table"]["game"]["turn"] == 4:
-            os.kill(workers_of(process.pid)[home(table_id, 2)], signal.SIGKILL)
+            victim = workers_of(process.pid)[home(table_id, 2)]
+            os.kill(victim, signal.SIGKILL)
             killed = True
+            # until its last socket is closed a dying worker is still handed what comes: a
+            # connection made that instant is lost with it (a client would try again)
+            deadline = time.monotonic() + 30
+            while not exited(victim):
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
             for ws in sockets.values():
                 ws.close()
             sockets = {seat: open_socket(opened, base, table_id)[0] for seat in tokens}  # a worker alive

@@ -1,4 +1,4 @@
-"""The server seats bots and gives hints by the one check of ``kosti.bots.levels``: an
+"""The server seats bots and gives hints by the one check of ``kosti.levels``: an
 unsolved full-size «Тысяча» gets neither an optimal seat nor exact hints; a small one both."""
 
 from __future__ import annotations

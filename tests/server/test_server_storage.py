@@ -168,10 +168,10 @@ def test_migrations_run_once_and_again_harmlessly(database_url: str) -> None:
     store = Store(database_url)
     try:
         with store.engine.connect() as connection:
-            assert connection.execute(text("select version_num from alembic_version")).scalar() == "0003"
+            assert connection.execute(text("select version_num from alembic_version")).scalar() == "0004"
         assert {"kosti_tables", "kosti_events"} <= set(inspect(store.engine).get_table_names())
         columns = {column["name"] for column in inspect(store.engine).get_columns("kosti_tables")}
-        assert {"creator", "finished_at", "taken"} <= columns
+        assert {"creator", "finished_at", "taken", "active_at"} <= columns
     finally:
         store.close()
 

@@ -111,7 +111,7 @@ def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
     ("action", "code"),
     [
         ({"roll": [1, 2, 3, 4, 5]}, "bad_action"),  # the server throws at an online table
-        ({"score": "chance"}, "illegal"),  # dice first
+        ({"score": "chance"}, "dice_due"),  # dice first: the engine's own refusal
         ({"hold": [7]}, "bad_action"),
         ({"dance": 1}, "bad_action"),
         ([], "bad_action"),  # a move is one to four actions
@@ -119,7 +119,7 @@ def test_the_first_throw_of_a_turn_waits_for_the_player() -> None:
         ("roll 1 2 3 4 5", "bad_action"),  # the notation is read as the record form is
         ("hold 7", "bad_action"),
         ("dance", "bad_action"),
-        ("score chance", "illegal"),
+        ("score chance", "dice_due"),
     ],
 )
 def test_a_refused_action_changes_nothing(action: Any, code: str) -> None:

@@ -203,7 +203,7 @@ def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
     spot = spot_of(solution, state)
     tables = model.tables
     jc = model.cap + model.throws - 1
-    ua, la = kernels.allowed(tables, int(model.kinds[spot.column]), spot.um, spot.lm)
+    ua, la = kernels.allowed(tables, spot.column, spot.um, spot.lm)
     Uv = np.zeros((6, 6, jc + 2))
     Vz = np.zeros((model.n_lower, jc + 2))
     Vnz = np.zeros((model.n_lower, jc + 2))
@@ -214,7 +214,7 @@ def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
     results = []
     for shortcut in (True, False):
         M = np.zeros((jc + 1, 252))
-        kernels.announced_best(tables, spot.um, ua, la, False, spot.flag, jc, shortcut, Uv, Vz, Vnz, M)
+        kernels.announced_best(tables, ua, la, 0, spot.flag, jc, shortcut, Uv, Vz, Vnz, M)
         results.append(M[1:])
     np.testing.assert_allclose(results[0], results[1], atol=1e-9)
 

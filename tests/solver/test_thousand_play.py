@@ -11,9 +11,9 @@ from helpers import TINY_THOUSAND, thousand_position
 
 from kosti.actions import Roll, Stop, Throw
 from kosti.bots.base import play_out
-from kosti.bots.levels import levels_for, make_bot
 from kosti.bots.thousand import ThousandBot
 from kosti.games.thousand.game import THOUSAND
+from kosti.levels import levels_for, make_bot
 from kosti.record import Recorder
 from kosti.roller import SeededDice
 from kosti.rules.presets import variant

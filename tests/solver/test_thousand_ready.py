@@ -1,5 +1,5 @@
 """The optimal «Тысяча» level is offered only where it can play now: solved before, or small
-enough to solve in seconds. One check (``kosti.bots.levels``) for the bots layer, the new-game
+enough to solve in seconds. One check (``kosti.levels``) for the bot levels, the new-game
 screen, ``kosti play -b optimal`` and the server's seats and hints."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from helpers import TINY_THOUSAND, thousand_position
 
-from kosti.bots.levels import levels_for, make_bot, optimal_available, unavailable
 from kosti.errors import OptionError
+from kosti.levels import levels_for, make_bot, optimal_available, unavailable
 from kosti.rules.presets import variant
 from kosti.solver.thousand import ready
 from kosti.solver.thousand.solve import is_solved, solve

@@ -47,14 +47,14 @@ def test_a_refused_key_changes_nothing() -> None:
     session = sheet_session([(1, 2, 3, 4, 5), (6, 6, 6, 6, 6)])
     with pytest.raises(Refused) as refused:
         session.record("ones")
-    assert refused.value.key == "refuse.throw_first"
+    assert refused.value.code == "dice_due"
     session.throw()
     session.record("ones")
     before = session.state
     session.throw()
     with pytest.raises(Refused) as refused:
         session.record("ones")  # already recorded
-    assert refused.value.key == "refuse.cell_filled"
+    assert refused.value.code == "cell_filled"
     assert session.state is not before and session.state.dice == (6, 6, 6, 6, 6)  # type: ignore[attr-defined]
     with pytest.raises(Refused):
         session.stop()  # score sheets have no stop
@@ -71,7 +71,7 @@ def test_holding_is_refused_when_no_throw_is_left() -> None:
     session.throw()
     with pytest.raises(Refused) as refused:
         session.toggle(0)
-    assert refused.value.key == "refuse.no_throws"
+    assert refused.value.code == "no_throws_record"
     with pytest.raises(Refused):
         session.throw()
 
@@ -101,13 +101,13 @@ def test_typed_throws_are_checked() -> None:
     session = Session.new(variant("poker-free"), [Seat("Anna")], None)
     with pytest.raises(Refused) as refused:
         session.throw()
-    assert refused.value.key == "refuse.type_dice"
+    assert refused.value.code == "type_dice"
     with pytest.raises(Refused) as refused:
         session.throw((1, 2, 3))
-    assert refused.value.key == "refuse.dice_count"
+    assert refused.value.code == "type_count"
     with pytest.raises(Refused) as refused:
         session.throw((1, 2, 3, 4, 7))
-    assert refused.value.key == "refuse.dice_faces"
+    assert refused.value.code == "type_faces"
     session.throw((1, 5, 3, 3, 4))
     assert session.state.dice == (1, 3, 3, 4, 5)  # type: ignore[attr-defined]
 
@@ -122,7 +122,7 @@ def test_thousand_stop_is_refused_below_the_opening_with_what_is_needed() -> Non
     session.throw()
     with pytest.raises(Refused) as refused:
         session.stop()
-    assert refused.value.key == "refuse.stop_needed"
+    assert refused.value.code == "stop_unopened"
     assert refused.value.params == {"need": 50, "total": 5}
 
 
@@ -155,7 +155,7 @@ def test_thousand_choice_preselects_the_scoring_dice_and_sets_aside_what_is_mark
     before = session.state
     with pytest.raises(Refused) as refused:
         session.stop()
-    assert refused.value.key == "refuse.set_aside"
+    assert refused.value.code == "not_scoring"
     assert session.state is before
 
 
@@ -170,7 +170,7 @@ def test_showdown_held_dice_are_locked() -> None:
     assert session.locked() == {0, 1}
     with pytest.raises(Refused) as refused:
         session.toggle(0)
-    assert refused.value.key == "refuse.locked"
+    assert refused.value.code == "locked_dice"
 
 
 def test_bots_play_their_turns_and_stop_at_a_person() -> None:
@@ -220,7 +220,7 @@ def test_fences_column_two_announces_then_throws_on() -> None:
         session.toggle(position)
     with pytest.raises(Refused) as refused:
         session.throw()  # column II: no further throw before an announcement
-    assert refused.value.key == "refuse.announce_first"
+    assert refused.value.code == "announce_first"
     session.announce("poker")
     with pytest.raises(Refused):
         session.record("chance")  # the turn ends in the announced cell
@@ -274,12 +274,12 @@ def test_a_refused_cell_says_why() -> None:
     session.throw()
     with pytest.raises(Refused) as refused:
         session.record("pair")  # poker-classic: the upper section first (RULES.md §1.4)
-    assert refused.value.key == "refuse.cell_upper_first"
+    assert refused.value.code == "upper_first"
     session.record("sixes")
     session.throw()
     with pytest.raises(Refused) as refused:
         session.record("sixes")
-    assert (refused.value.key, refused.value.params) == ("refuse.cell_filled", {"cell": "sixes"})
+    assert (refused.value.code, refused.value.params) == ("cell_filled", {"cell": "sixes"})
 
 
 # -- what the session hands on: the record's file and the bots ------------------------------

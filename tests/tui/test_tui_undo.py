@@ -43,12 +43,12 @@ def test_undo_never_takes_back_fallen_dice() -> None:
     session = Session.new(variant("poker-free"), [Seat("Anna")], ScriptedDice([(6, 6, 6, 6, 1)]))
     with pytest.raises(Refused) as refused:
         session.undo()
-    assert refused.value.key == "refuse.undo_nothing"
+    assert refused.value.code == "undo_nothing"
     session.throw()
     before = session.state
     with pytest.raises(Refused) as refused:
         session.undo()
-    assert refused.value.key == "refuse.undo_throw"
+    assert refused.value.code == "undo_throw"
     assert session.state is before
 
 
@@ -60,7 +60,7 @@ def test_undo_is_off_against_bots_unless_the_table_allows_it() -> None:
     session.record("sixes")
     with pytest.raises(Refused) as refused:
         session.undo()
-    assert refused.value.key == "refuse.undo_off"
+    assert refused.value.code == "undo_off"
     people = Session.new(variant("poker-free"), [Seat("Anna"), Seat("Boris")], ScriptedDice([]))
     assert people.undo_allowed
 
@@ -112,7 +112,7 @@ def test_an_edit_drops_the_moves_that_no_longer_fit() -> None:
     assert scores(session) == [0]
     with pytest.raises(Refused) as refused:
         session.edit_throw(first, (1, 2, 3))
-    assert refused.value.key == "refuse.dice_count"
+    assert refused.value.code == "type_count"
 
 
 def test_scorekeeper_undo_takes_back_a_typed_throw() -> None:

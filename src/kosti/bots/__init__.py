@@ -1,9 +1,10 @@
 """Players that are programs. Every bot sees a state and returns one legal decision.
 
-:func:`make_bot` gives a bot by level (``random``, ``heuristic``, ``optimal``) and family.
+This package holds the policies that need only the games: the random bot and each family's
+heuristic. Which bot plays at which level (the optimal ones coming from :mod:`kosti.solver`)
+is decided above it, by :func:`kosti.levels.make_bot`.
 """
 
 from kosti.bots.base import Advice, Advisor, Bot, play_out
-from kosti.bots.levels import levels_for, make_bot
 
-__all__ = ["Advice", "Advisor", "Bot", "levels_for", "make_bot", "play_out"]
+__all__ = ["Advice", "Advisor", "Bot", "play_out"]

@@ -102,7 +102,7 @@ class AdvisedBot:
         """The best decision; :class:`IllegalActionError` when there is none to make."""
         advice = self.advisor.advise(state)
         if not advice:
-            raise IllegalActionError("there is no decision to make now")
+            raise IllegalActionError("no_decision")
         return advice[0].action
 
     def advise(self, state: GameState) -> list[Advice]:

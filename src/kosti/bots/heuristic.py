@@ -32,10 +32,10 @@ class HeuristicBot(ABC, Generic[S]):
     def advise(self, state: GameState) -> list[Advice]:
         """Every legal decision, best first, with the bot's value of it and its loss against the best."""
         if not isinstance(state, self.plays):
-            raise IllegalActionError(f"this bot plays {self.plays.__name__} games, not {state.variant.spec}")
+            raise IllegalActionError("bot_wrong_game", plays=self.plays.__name__, spec=state.variant.spec)
         decisions = engine_for(state.variant).decisions(state)
         if not decisions:
-            raise IllegalActionError("there is no decision to make now")
+            raise IllegalActionError("no_decision")
         game = cast(S, state)  # checked just above against the class it plays
         worth = self.weigh(game, decisions)
         base = self.baseline(game)

@@ -25,5 +25,5 @@ class RandomBot:
         """A uniformly drawn legal decision; :class:`IllegalActionError` when there is none."""
         options = engine_for(state.variant).decisions(state)
         if not options:
-            raise IllegalActionError("there is no decision to make now")
+            raise IllegalActionError("no_decision")
         return self._random.choice(options)

@@ -280,7 +280,7 @@ class SheetBot(HeuristicBot[SheetState]):
             return float(plan.value[1 if t == 1 else 0, c, i]) + plan.gain(t)
         if isinstance(action, CellAction) and action.kind == "announce":
             return float(plan_turn(state, only=action.cell).levels[t][i])
-        raise IllegalActionError(f"{action} is not an action of score-sheet poker")
+        raise IllegalActionError("not_a_sheet_action", action=str(action))
 
     def _after_first(self, state: SheetState, plan: TurnPlan) -> Vector:
         """Per outcome of the first throw, the value of the decision point it leads to."""

@@ -82,5 +82,5 @@ class ShowdownBot(HeuristicBot[ShowdownState]):
                 # rounded: sums of float chances must not beat an equal stand by a hair
                 worth.append(round(sum(p * chance(d) for d, p in after_throw(action.faces)), 9))
             else:  # pragma: no cover - the engine offers only these
-                raise IllegalActionError(f"{action} is not an action of showdown poker dice")
+                raise IllegalActionError("not_a_showdown_action", action=str(action))
         return worth

@@ -152,7 +152,7 @@ class ThousandBot(HeuristicBot[ThousandState]):
             return outlook.throw_value(state.turn_total, state.dice_left)
         if isinstance(action, SetAside):
             return self._after_set_aside(state, outlook, action)
-        raise IllegalActionError(f"{action} is not an action of «Тысяча»")
+        raise IllegalActionError("not_a_thousand_action", action=str(action))
 
     def _after_set_aside(self, state: ThousandState, outlook: Outlook, action: SetAside) -> float:
         """What the turn is worth after setting ``action.faces`` aside: bank or throw on."""

@@ -80,7 +80,7 @@ def play(
         if len({s.name for s in seats}) != len(seats):
             raise KostiError("two players cannot share a name")
         for level in bot or []:
-            from kosti.bots.levels import levels_for, unavailable
+            from kosti.levels import levels_for, unavailable
 
             # without a preset the new-game screen opens on score sheets and checks again at the start
             game = rules if rules is not None else "sheet"

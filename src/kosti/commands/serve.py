@@ -54,6 +54,12 @@ def serve(
             help="Per-address limits on requests and live tables (--no-http-limits for load tests)."
         ),
     ] = True,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a connection has to send a request's line and headers before it is closed."
+        ),
+    ] = 10.0,
     log_level: Annotated[str, typer.Option(help="critical, error, warning, info or debug.")] = "info",
 ) -> None:
     """Serve tables for online play in the browser: open http://HOST:PORT/."""
@@ -66,6 +72,8 @@ def serve(
         fail(f"the server needs the 'server' extra (pip install 'kosti[server]'): {error}")
     if bot_delay < 0 or rate <= 0 or burst < 1:
         fail("--bot-delay must be ≥ 0, --rate > 0 and --burst ≥ 1")
+    if not header_timeout > 0:
+        fail(f"--header-timeout is a number of seconds above 0, not {header_timeout}")
     if log_level not in ("critical", "error", "warning", "info", "debug"):
         fail(f"--log-level is critical, error, warning, info or debug, not {log_level!r}")
     from sqlalchemy.engine import make_url
@@ -82,6 +90,7 @@ def serve(
         rate=rate,
         burst=burst,
         http_limits=http_limits,
+        header_timeout=header_timeout,
         allowed_origins=tuple(o.strip().rstrip("/") for o in allowed_origins.split(",") if o.strip()),
     )
     try:

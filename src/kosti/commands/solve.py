@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from kosti.actions import to_json
-from kosti.commands.common import emit, fail
+from kosti.commands.common import LangOption, emit, fail, language, reason
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
 
@@ -333,13 +333,16 @@ def hint(
     top: Annotated[int, typer.Option("--top", help="How many decisions to show (0: all).")] = 10,
     cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
-    """The decisions of a position ranked by the expected final score of optimal play."""
+    """The decisions of a position ranked by the expected final score of optimal play; a record
+    that breaks a rule fails saying why, in the language of ``--lang`` (or of the locale)."""
     from kosti.position import parse_position
     from kosti.solver.advisor import SheetAdvisor
 
     if (record is None) == (position is None):
         fail("give a position: --record FILE or --position JSON (one of them)")
+    shown_in = language(lang)
     bar = _Bar("solving")
     try:
         if record is not None:
@@ -373,7 +376,7 @@ def hint(
             advice = advisor.advise(state)
             value = advice[0].value if advice else advisor.position_value(state)
     except KostiError as error:
-        fail(str(error))
+        fail(reason(error, shown_in))
     finally:
         bar.close()
     shown = advice if top <= 0 else advice[:top]
@@ -407,8 +410,8 @@ def hint(
 
 def _heuristic_advice(state: Any) -> list[Any]:
     """The heuristic bot's ranking of the decisions now (none while dice are to be thrown)."""
-    from kosti.bots.levels import make_bot
     from kosti.games import engine_for
+    from kosti.levels import make_bot
 
     if not engine_for(state.variant).decisions(state):
         return []
@@ -421,11 +424,13 @@ def report(
     file: Annotated[Path, typer.Argument(help="A game record (JSON) of a score-sheet game.")],
     cap: Annotated[int | None, typer.Option("--cap", help=CAP_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """The proficiency report: every decision against the optimal one, and the expected score lost."""
     from kosti.record import load, replay
     from kosti.solver.advisor import SheetAdvisor, judge
 
+    shown_in = language(lang)
     bar = _Bar("solving")
     try:
         game = load(file)
@@ -436,7 +441,7 @@ def report(
             return
         judged = judge(game, SheetAdvisor(cap, progress=bar))
     except KostiError as error:
-        fail(str(error))
+        fail(reason(error, shown_in))
     finally:
         bar.close()
     _print_report(game, final, judged, as_json, chance=False)

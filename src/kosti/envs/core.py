@@ -14,11 +14,11 @@ import numpy as np
 
 from kosti.actions import Action
 from kosti.bots.base import Bot, play_out
-from kosti.bots.levels import make_bot
 from kosti.dice import Faces
 from kosti.envs.codec import Codec, Mask, Vector, codec_for
 from kosti.games import engine_for
 from kosti.games.base import Engine, GameState
+from kosti.levels import make_bot
 from kosti.rolloff import starting_order
 from kosti.rules.presets import Variant
 from kosti.show import summary

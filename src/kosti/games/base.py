@@ -19,9 +19,10 @@ from fractions import Fraction
 from typing import Generic, TypeVar
 
 from kosti.actions import Action, CellAction, Roll
-from kosti.dice import Faces, normalize, outcomes
-from kosti.errors import IllegalActionError, KostiError
+from kosti.dice import Faces, is_face, normalize, outcomes
+from kosti.errors import IllegalActionError
 from kosti.events import Event, Events
+from kosti.rules.options import SheetOptions, ShowdownOptions, ThousandOptions
 from kosti.rules.presets import Variant
 
 
@@ -58,12 +59,21 @@ def emit(state: S, *events: Event) -> S:
     return replace(state, events=state.events + events) if events else state
 
 
-def options_as(variant: Variant, kind: type[OptionsT], game: str) -> OptionsT:
+NOT_OF_FAMILY: dict[type, str] = {
+    SheetOptions: "not_a_sheet_game",
+    ThousandOptions: "not_a_thousand_game",
+    ShowdownOptions: "not_a_showdown_game",
+}
+"""The refusal of a variant that is not of the family whose options are of this kind."""
+
+
+def options_as(variant: Variant, kind: type[OptionsT], game: str = "") -> OptionsT:
     """The variant's options when they are of ``kind``; else :class:`IllegalActionError`
-    saying the variant is not ``game``."""
+    saying the variant is not of that family (``not_a_sheet_game`` …). ``game``, the family
+    as a caller names it, is not needed: the refusal's code follows from ``kind``."""
     options = variant.options
     if not isinstance(options, kind):
-        raise IllegalActionError(f"{variant.spec} is not {game}")
+        raise IllegalActionError(NOT_OF_FAMILY.get(kind, "not_a_sheet_game"), spec=variant.spec)
     return options
 
 
@@ -71,12 +81,14 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     """The players as a tuple, after checking there is one at least and names are distinct."""
     names = tuple(players)
     if not names:
-        raise IllegalActionError("a game needs at least one player")
+        raise IllegalActionError("no_players")
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise IllegalActionError(f"a player's name cannot be empty: {name!r}")
+            # a name that is not text is shown as Python writes it (params are JSON-ready)
+            shown = name if isinstance(name, str | int | float) or name is None else repr(name)
+            raise IllegalActionError("empty_name", name=shown)
     if len(set(names)) != len(names):
-        raise IllegalActionError("two players cannot share a name")
+        raise IllegalActionError("shared_name")
     return names
 
 
@@ -130,13 +142,13 @@ class Engine(ABC, Generic[S]):
         """The state after ``action``, its :attr:`~GameState.events` those of this action;
         :class:`IllegalActionError` says why it is refused."""
         if self.is_finished(state):
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         if isinstance(action, Roll):
             faces = self.check_roll(state, action)
             return self.throw(replace(state, events=()), faces)
         n = self.to_throw(state)
         if n:
-            raise IllegalActionError(f"{n} dice must be thrown first")
+            raise IllegalActionError("dice_due", n=n)
         return self.decide(replace(state, events=()), action)
 
     def gains(self, state: S) -> dict[str, int]:
@@ -176,12 +188,13 @@ class Engine(ABC, Generic[S]):
         wrong number of dice or a face outside 1..6 (an illegal action like any other, §4)."""
         n = self.to_throw(state)
         if self.is_finished(state):
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         if n == 0:
-            raise IllegalActionError("no throw is due: the player must decide first")
+            raise IllegalActionError("no_throw_due")
         if len(action.faces) != n:
-            raise IllegalActionError(f"{n} dice are thrown now, not {len(action.faces)}")
-        try:
-            return normalize(action.faces)
-        except KostiError as error:
-            raise IllegalActionError(str(error)) from None
+            raise IllegalActionError("throw_size", n=n, got=len(action.faces))
+        for face in action.faces:
+            if not is_face(face):
+                shown = face if isinstance(face, str | int | float) or face is None else repr(face)
+                raise IllegalActionError("bad_face", face=shown)
+        return normalize(action.faces)

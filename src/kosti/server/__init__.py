@@ -13,6 +13,7 @@ Install with the ``server`` extra and run ``kosti serve``. The parts:
 * :mod:`kosti.server.wire`: the JSON text of the messages sent and the commits published;
 * :mod:`kosti.server.bus`: how worker processes hear each other's commits (Redis);
 * :mod:`kosti.server.dispatch`: ``kosti serve --workers N``, a table's connections at its home worker.
+* :mod:`kosti.server.headers`: uvicorn's HTTP protocols with a time limit on a request's headers.
 
 Only :mod:`~kosti.server.fair` works without the ``server`` extra.
 """

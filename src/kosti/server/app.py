@@ -32,6 +32,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from kosti.i18n import refusal_text
 from kosti.server.bus import LocalBus, RedisBus
 from kosti.server.hub import Hub, installed_bots
 from kosti.server.refusal import Refusal
@@ -57,11 +58,40 @@ HTTP_STATUS = {
 }
 
 
-async def refused(_request: Request, refusal: Exception) -> Response:
-    """A refused request as JSON ``{detail, code}`` with the HTTP status of its code."""
-    code = refusal.code if isinstance(refusal, Refusal) else "refused"
-    status = HTTP_STATUS.get(code, 400)
-    return JSONResponse({"detail": str(refusal), "code": code}, status_code=status)
+def request_language(request: Request) -> str:
+    """The language a request reads refusals in: its ``?lang=`` (``ru`` or ``en``), else the
+    first of its ``Accept-Language`` that is either (by quality), else English."""
+    asked = request.query_params.get("lang")
+    if asked in ("ru", "en"):
+        return asked
+    ranked: list[tuple[float, str]] = []
+    for part in request.headers.get("accept-language", "").split(","):
+        tag, _, rest = part.strip().partition(";")
+        quality = 1.0
+        if rest.strip().startswith("q="):
+            try:
+                quality = float(rest.strip()[2:])
+            except ValueError:
+                quality = 0.0
+        ranked.append((quality, tag.strip().lower().split("-")[0]))
+    # a stable sort: of two languages of the same quality the first named wins
+    for quality, lang in sorted(ranked, key=lambda item: -item[0]):
+        if quality > 0 and lang in ("ru", "en"):
+            return lang
+    return "en"
+
+
+async def refused(request: Request, refusal: Exception) -> Response:
+    """A refused request as JSON ``{detail, code, params}`` with the HTTP status of its code,
+    ``detail`` worded in the request's language (:func:`request_language`)."""
+    if not isinstance(refusal, Refusal):  # pragma: no cover - only refusals are handled here
+        return JSONResponse({"detail": str(refusal), "code": "refused", "params": {}}, status_code=400)
+    body = {
+        "detail": refusal_text(refusal, request_language(request)),
+        "code": refusal.code,
+        "params": refusal.params,
+    }
+    return JSONResponse(body, status_code=HTTP_STATUS.get(refusal.code, 400))
 
 
 def create_app(

@@ -20,6 +20,10 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
 * a table whose bots are playing is listed in the set ``kosti:driven`` while they do:
   a table nobody watches (bots alone) is then not forgotten when the process driving
   it dies, for another process finds it there with its lease lapsed and takes it on.
+
+Redis that cannot be reached is logged once, in one line, when the first call fails, and
+once more when a call succeeds again ("Redis is back after N s"), with the count of each
+kind of call that failed meanwhile (:class:`Outage`); the tracebacks go to the debug log.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
@@ -62,6 +67,8 @@ REDIS_CONNECTIONS = 64
 """Connections to Redis one process keeps at most (the listener's own besides)."""
 OWNER = "kosti:owner:"
 DRIVEN = "kosti:driven"
+RECONNECT_PAUSE = 0.5
+"""Seconds between the listener's tries to connect to Redis again."""
 
 # take the lease when free, or renew it when it is ours; 1 when the caller holds it
 _CLAIM = """
@@ -134,6 +141,38 @@ class LocalBus:
         return None
 
 
+class Outage:
+    """Whether Redis is unreachable, since when, and what failed meanwhile: one line in the log
+    when it goes (:meth:`failed`, the first time), one when it is back (:meth:`ok`), however many
+    calls fail between them."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        """When the first call failed (``time.monotonic()``); ``None``: Redis answers."""
+        self.failed_calls: collections.Counter[str] = collections.Counter()
+        """How many of each kind of call failed since then."""
+
+    def failed(self, what: str, error: BaseException, count: int = 1) -> None:
+        """``count`` calls of kind ``what`` (a plural noun: "claims") failed with ``error``."""
+        self.failed_calls[what] += count
+        if self.since is None:
+            self.since = time.monotonic()
+            reason = " ".join(str(error).split())[:200] or type(error).__name__
+            log.warning("Redis is unreachable (%s: %s); going on without it until it is back", what, reason)
+        log.debug("Redis: %s failed", what, exc_info=error)
+
+    def ok(self) -> None:
+        """A call succeeded: if Redis was unreachable, say that it is back, after how long, and what
+        failed meanwhile."""
+        if self.since is None:
+            return
+        seconds = time.monotonic() - self.since
+        failed = ", ".join(f"{count} {what}" for what, count in self.failed_calls.most_common())
+        log.warning("Redis is back after %.1f s (failed meanwhile: %s)", seconds, failed)
+        self.since = None
+        self.failed_calls.clear()
+
+
 class RedisBus:
     """Worker processes sharing one Redis: pub/sub for commits, a lease per table for its bots."""
 
@@ -163,6 +202,7 @@ class RedisBus:
         self._outbox: asyncio.Queue[tuple[str, int, str]] = asyncio.Queue()
         """Commits to publish: (table id, version before, message)."""
         self._publisher: asyncio.Task[None] | None = None
+        self.outage = Outage()
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -187,6 +227,7 @@ class RedisBus:
                         await pubsub.subscribe(WORKER + self.me, *channels)
                         self._subscribed = set(self._wanted)
                         self._pubsub = pubsub
+                    self.outage.ok()
                     if first:
                         ready.set()
                         first = False
@@ -202,8 +243,8 @@ class RedisBus:
                             self._confirmed(message["channel"])
             except asyncio.CancelledError:
                 raise
-            except (RedisConnectionError, RedisTimeoutError, OSError):
-                log.warning("lost the connection to Redis; reconnecting", exc_info=True)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as error:
+                self.outage.failed("connections of the listener", error)
                 ready.set()
                 first = False
                 self._pubsub = None
@@ -213,7 +254,7 @@ class RedisBus:
                         if not future.done():
                             future.set_result(None)
                 self._confirms = {}
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(RECONNECT_PAUSE)
 
     def _confirmed(self, channel: str) -> None:
         waiting = self._confirms.get(channel)
@@ -261,8 +302,8 @@ class RedisBus:
                 else:
                     self._subscribed.discard(table_id)
                     await pubsub.unsubscribe(channel)
-            except Exception:  # the listener reconnects, subscribes to what is wanted, catches up
-                log.warning("could not change the subscription to table %s", table_id, exc_info=True)
+            except Exception as error:  # the listener reconnects, subscribes to what is wanted, catches up
+                self.outage.failed("subscriptions", error)
                 return None
             return confirmed
 
@@ -325,26 +366,18 @@ class RedisBus:
                         await connection.send_packed_command(connection.pack_commands(commands), False)
                         for _ in batch:
                             await connection.read_response()
+                        self.outage.ok()
                         break
                     except asyncio.CancelledError:
                         raise
-                    except Exception:  # committed already: the others catch up from the log later
+                    except Exception as error:  # committed already: the others catch up from the log later
                         if connection is not None:  # a broken connection is not used again
                             with contextlib.suppress(Exception):
                                 await connection.disconnect()
                             await self.redis.connection_pool.release(connection)
                             connection = None
                         if attempt == 2:
-                            first, last = batch[0], batch[-1]
-                            log.warning(
-                                "could not publish %d commits (version %d of %s to version %d of %s)",
-                                len(batch),
-                                first[1] + 1,
-                                first[0],
-                                last[1] + 1,
-                                last[0],
-                                exc_info=True,
-                            )
+                            self.outage.failed("commits not published", error, len(batch))
                         else:
                             await asyncio.sleep(0.1 * (attempt + 1))
                 for _ in batch:
@@ -356,9 +389,10 @@ class RedisBus:
     async def claim(self, table_id: str) -> bool:
         try:
             held = await self._claim(keys=[OWNER + table_id], args=[self.me, self.lease_ms])
-        except Exception:
-            log.warning("could not claim table %s", table_id, exc_info=True)
+        except Exception as error:
+            self.outage.failed("claims of a table's bots", error)
             return False
+        self.outage.ok()
         return bool(held)
 
     async def drive(self, table_id: str, driving: bool) -> None:
@@ -367,18 +401,22 @@ class RedisBus:
                 await self.redis.sadd(DRIVEN, table_id)
             else:
                 await self.redis.srem(DRIVEN, table_id)
-        except Exception:  # the sweep of the next process to load the table sets it right
-            log.warning("could not list table %s as driven=%s", table_id, driving, exc_info=True)
+        except Exception as error:  # the sweep of the next process to load the table sets it right
+            self.outage.failed("listings of driven tables", error)
+            return
+        self.outage.ok()
 
     async def orphans(self) -> list[str]:
         try:
             listed = sorted(str(table_id) for table_id in await self.redis.smembers(DRIVEN))
             if not listed:
+                self.outage.ok()
                 return []
             owners = await self.redis.mget([OWNER + table_id for table_id in listed])
-        except Exception:
-            log.warning("could not read the tables whose bots are playing", exc_info=True)
+        except Exception as error:
+            self.outage.failed("sweeps of driven tables", error)
             return []
+        self.outage.ok()
         return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:

@@ -18,6 +18,13 @@ in PostgreSQL and the commits heard over Redis (:mod:`kosti.server.bus`). Withou
 home, the two players of a table sat at different workers every other time, and both
 processes applied every move, showed it and heard it through Redis.
 
+A connection has :attr:`~kosti.server.settings.ServerSettings.header_timeout` seconds from
+when the parent accepted it to send its request line and headers: the parent closes one
+whose request line has not come by then, and tells the worker how long it waited for the
+others, whose protocol closes those whose headers are not all in once the rest of that time
+is spent there (:mod:`kosti.server.headers`). The time a connection waits for a worker that is
+starting is not counted: it is not the client's.
+
 A worker that dies is started again; the parent stops them all when it is stopped.
 """
 
@@ -25,13 +32,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
+import math
 import os
 import re
 import secrets
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -50,8 +60,9 @@ UVICORN_VARIABLE = "KOSTI_UVICORN"
 PEEK = 2048
 """Bytes of a new connection read to find its request line."""
 HEAD_WITHIN = 5.0
-"""Seconds a new connection has to send its request line; one that has not by then goes to the
-next worker in turn (uvicorn's own timeouts deal with it there)."""
+"""Seconds a new connection has to send its request line, at most (less when the header timeout is
+less); one that has not by then goes to the next worker in turn, which closes it once the header
+timeout is spent (at once, if it is spent already)."""
 PEEK_AGAIN = 0.005
 """Seconds before looking again at a request line that came in pieces."""
 ACCEPT_BATCH = 64
@@ -66,6 +77,9 @@ STOP_WITHIN = 30.0
 """Seconds the workers have to finish, once stopped, before they are killed."""
 READY = b"ready"
 """What a worker says over its socket pair once it serves the connections handed to it."""
+HANDED = b"c"
+"""What goes with a connection handed to a worker, followed by the seconds the parent waited for
+its request line (a big-endian double)."""
 
 _TABLE_PATH = re.compile(rb"/(?:ws|t|api/tables)/([A-Za-z0-9_-]{1,32})(?:[/?]|$)")
 
@@ -135,15 +149,21 @@ class Worker:
 class Dispatcher:
     """The parent: accepts on ``listener`` and hands each connection to a worker (:func:`home`)."""
 
-    def __init__(self, listener: socket.socket, count: int, spawn: Spawn) -> None:
+    def __init__(
+        self, listener: socket.socket, count: int, spawn: Spawn, header_timeout: float = math.inf
+    ) -> None:
+        """``header_timeout``: seconds a connection has for its request line and headers, from when
+        it is accepted here."""
         if count < 1:
             raise ValueError("at least one worker")
         self.listener = listener
         self.spawn = spawn
+        self.header_timeout = header_timeout
         self.workers = [Worker(k) for k in range(count)]
         self._turn = 0
-        self._waiting: dict[int, tuple[socket.socket, asyncio.TimerHandle]] = {}
-        """Connections whose request line has not come yet, by file descriptor, with their deadline."""
+        self._waiting: dict[int, tuple[socket.socket, asyncio.TimerHandle, float]] = {}
+        """Connections whose request line has not come yet, by file descriptor, with their deadline
+        and when they were accepted."""
 
     def start_worker(self, index: int) -> None:
         """Start worker ``index`` (again), with a new socket pair."""
@@ -197,7 +217,7 @@ class Dispatcher:
                 self.watch()
         finally:
             loop.remove_reader(self.listener.fileno())
-            for connection, timer in self._waiting.values():
+            for connection, timer, _ in self._waiting.values():
                 timer.cancel()
                 loop.remove_reader(connection.fileno())
                 connection.close()
@@ -251,9 +271,10 @@ class Dispatcher:
             connection.setblocking(False)
             if connection.family in (socket.AF_INET, socket.AF_INET6):
                 connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            self._peek(connection, time.monotonic() + HEAD_WITHIN)
+            accepted = time.monotonic()
+            self._peek(connection, accepted + min(HEAD_WITHIN, self.header_timeout), accepted)
 
-    def _peek(self, connection: socket.socket, deadline: float) -> None:
+    def _peek(self, connection: socket.socket, deadline: float, accepted: float) -> None:
         """Hand ``connection`` over once its request line is in (read, not taken: the worker reads it)."""
         loop = asyncio.get_running_loop()
         try:
@@ -261,7 +282,7 @@ class Dispatcher:
         except (BlockingIOError, InterruptedError):
             fd = connection.fileno()
             timer = loop.call_at(_loop_time(loop, deadline), self._expire, fd)
-            self._waiting[fd] = (connection, timer)
+            self._waiting[fd] = (connection, timer, accepted)
             loop.add_reader(fd, self._readable, fd, deadline)
             return
         except OSError:
@@ -270,28 +291,36 @@ class Dispatcher:
         if not head:  # closed before a word
             connection.close()
             return
-        if b"\r\n" not in head and len(head) < PEEK and time.monotonic() < deadline:
-            # a request line that came in pieces: readable already, so look again shortly
-            loop.call_later(PEEK_AGAIN, self._peek, connection, deadline)
-            return
-        self.hand(connection, table_in(head))
+        if b"\r\n" not in head and len(head) < PEEK:
+            if time.monotonic() - accepted >= self.header_timeout:
+                connection.close()  # a request line trickled in for the whole header timeout
+                return
+            if time.monotonic() < deadline:
+                # a request line that came in pieces: readable already, so look again shortly
+                loop.call_later(PEEK_AGAIN, self._peek, connection, deadline, accepted)
+                return
+        self.hand(connection, table_in(head), time.monotonic() - accepted)
 
     def _readable(self, fd: int, deadline: float) -> None:
-        connection, timer = self._waiting.pop(fd)
+        connection, timer, accepted = self._waiting.pop(fd)
         timer.cancel()
         asyncio.get_running_loop().remove_reader(fd)
-        self._peek(connection, deadline)
+        self._peek(connection, deadline, accepted)
 
     def _expire(self, fd: int) -> None:
-        connection, _ = self._waiting.pop(fd)
+        connection, _, accepted = self._waiting.pop(fd)
         asyncio.get_running_loop().remove_reader(fd)
-        self.hand(connection, None)
+        if time.monotonic() - accepted >= self.header_timeout:
+            connection.close()  # silent for the whole header timeout
+            return
+        self.hand(connection, None, time.monotonic() - accepted)
 
-    def hand(self, connection: socket.socket, table_id: str | None) -> int | None:
+    def hand(self, connection: socket.socket, table_id: str | None, spent: float | None = None) -> int | None:
         """Hand ``connection`` to ``table_id``'s home worker (or the next one in turn), or to the
         next one ready if that one is not (dead, or starting again), or if none is, to the first
         one running: the worker it went to (``None``: none took it, and it is closed). The
-        parent's copy is closed either way."""
+        parent's copy is closed either way. The worker is told the seconds ``spent`` here
+        waiting for the request line, if known: its header timeout counts them."""
         count = len(self.workers)
         if table_id is not None:
             first = home(table_id, count)
@@ -300,12 +329,13 @@ class Dispatcher:
             self._turn = (self._turn + 1) % count
         order = [self.workers[(first + step) % count] for step in range(count)]
         running = [worker for worker in order if worker.alive()]
+        message = HANDED if spent is None else HANDED + struct.pack("!d", spent)
         try:
             for worker in [w for w in running if w.ready] or running:
                 if worker.channel is None:
                     continue
                 try:
-                    socket.send_fds(worker.channel, [b"c"], [connection.fileno()])
+                    socket.send_fds(worker.channel, [message], [connection.fileno()])
                 except OSError:  # gone or stuck: the watch starts it again
                     log.warning("worker %d did not take a connection", worker.index, exc_info=True)
                     continue
@@ -333,16 +363,16 @@ def spawn_worker(index: int, count: int, channel: socket.socket) -> subprocess.P
     return subprocess.Popen(command, env=env, pass_fds=[channel.fileno()])
 
 
-def serve_workers(options: dict[str, Any], workers: int) -> None:
+def serve_workers(options: dict[str, Any], workers: int, header_timeout: float = math.inf) -> None:
     """Listen where ``options`` (uvicorn's) say and run ``workers`` workers until stopped (SIGINT,
-    SIGTERM)."""
+    SIGTERM); a connection has ``header_timeout`` seconds for its request line and headers."""
     import uvicorn
 
     config = uvicorn.Config("kosti.server.run:worker_app", factory=True, **options)
     listener = config.bind_socket()
     listener.listen(config.backlog)
     os.environ[UVICORN_VARIABLE] = json.dumps(options)
-    dispatcher = Dispatcher(listener, workers, spawn_worker)
+    dispatcher = Dispatcher(listener, workers, spawn_worker, header_timeout)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -361,12 +391,14 @@ def worker_main() -> None:
     """A worker process: the app served by uvicorn on the connections the parent hands over."""
     import uvicorn
 
+    from kosti.server.headers import protocol
     from kosti.server.run import worker_app
 
     index, count, fd = (int(part) for part in os.environ[WORKER_VARIABLE].split("/"))
     options = json.loads(os.environ[UVICORN_VARIABLE])
     channel = socket.socket(fileno=fd)
-    config = uvicorn.Config(worker_app(index, count), **options)
+    app = worker_app(index, count)
+    config = uvicorn.Config(app, http=protocol(app.state.settings.header_timeout), **options)
     server = uvicorn.Server(config)
     with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
         runner.run(_serve_handed(server, channel))
@@ -391,14 +423,18 @@ async def _take(server: Any, channel: socket.socket) -> None:
         if server.should_exit:
             return
         await asyncio.sleep(0.01)
+    from kosti.server.headers import HeaderClock
+
     loop = asyncio.get_running_loop()
     config = server.config
 
-    def protocol() -> asyncio.Protocol:
+    def protocol(spent: float | None) -> asyncio.Protocol:
         # as uvicorn makes one for each connection it accepts itself
         made: asyncio.Protocol = config.http_protocol_class(
             config=config, server_state=server.server_state, app_state=server.lifespan.state, _loop=loop
         )
+        if spent is not None and isinstance(made, HeaderClock):  # the time the parent waited counts
+            made.headers_due(time.monotonic() + made.header_timeout - spent)
         return made
 
     opening: set[asyncio.Task[Any]] = set()
@@ -417,10 +453,11 @@ async def _take(server: Any, channel: socket.socket) -> None:
                 if not gone.done():
                     gone.set_result(None)
                 return
+            spent = _spent(message)
             for fd in fds:
                 connection = socket.socket(fileno=fd)
                 connection.setblocking(False)
-                task = loop.create_task(_open(loop, protocol, connection))
+                task = loop.create_task(_open(loop, functools.partial(protocol, spent), connection))
                 opening.add(task)
                 task.add_done_callback(opening.discard)
 
@@ -435,6 +472,16 @@ async def _take(server: Any, channel: socket.socket) -> None:
             loop.remove_reader(channel.fileno())
     log.warning("the parent process is gone; finishing")
     server.should_exit = True
+
+
+def _spent(message: bytes) -> float | None:
+    """The seconds the parent waited for the request line of the connection handed with ``message``
+    (:data:`HANDED`), if it says."""
+    size = len(HANDED) + struct.calcsize("!d")
+    if len(message) != size or not message.startswith(HANDED):
+        return None
+    spent: float = struct.unpack("!d", message[len(HANDED) :])[0]
+    return spent
 
 
 async def _open(

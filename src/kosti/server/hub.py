@@ -10,7 +10,9 @@ commit is then published (:mod:`kosti.server.bus`) for the other processes' sock
 Bots move from here too, in the process that holds the table's lease, and so does a
 timed table's clock: a move not made within the table's timer goes to a stand-in bot
 (``timeout``), and a table whose players are all away for another timer's length is
-abandoned.
+abandoned. A process that starts takes on the tables left in play whose bots or clock may be
+due (:meth:`Hub.resume`): bots alone, stand-ins, timed moves go on after a restart though
+nobody opens the table.
 """
 
 from __future__ import annotations
@@ -18,35 +20,38 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import importlib
 import json
 import logging
+import math
 import secrets
 import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import anyio
 from fastapi import WebSocket
 
+from kosti.actions import action_json
 from kosti.bots.base import Advisor, Bot
 from kosti.errors import KostiError
-from kosti.i18n import catalog
+from kosti.i18n import catalog, refusal_text
+from kosti.levels import make_bot
 from kosti.phrases import hint_text
 from kosti.rules.presets import Variant, variant
 from kosti.server import wire
 from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.commits import WRITERS, Committer
-from kosti.server.dispatch import homed_id
-from kosti.server.limits import check_options
+from kosti.server.dispatch import home, homed_id
+from kosti.server.limits import address_group, check_options
 from kosti.server.messages import CreateTable, HintMessage
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
 from kosti.server.store import POOL_SIZE, StorageDown, Store, StoreError
-from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, action_json, token_hash
+from kosti.server.table import LOG_TAIL, BotFactory, Event, Table, TableSettings, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +69,14 @@ LIVE_FRESH = 1.0
 far from the cap (:data:`LIVE_MARGIN`): counting them all in storage for every new table costs
 more than making it. Close to the cap they are counted each time."""
 
+TOUCHES = 10
+"""How many times at most, within :attr:`~kosti.server.settings.ServerSettings.idle_expiry`, a
+busy table's activity is stored (:meth:`Store.touch`): a write now and then, not one a move."""
+
+END_RETRY = 5.0
+"""Seconds at most between the tries to mark a game over once the change that ended it has given up
+waiting for storage (:meth:`Hub._finish_later`)."""
+
 LIVE_MARGIN = 100
 """How far under the cap (or a tenth of it, if more) a count must be to be used again: the
 tables other processes make within :data:`LIVE_FRESH` seconds, which it does not know of."""
@@ -76,16 +89,12 @@ def _preset(spec: str) -> Any:
 
 
 def installed_bots(level: str, rules: Variant, seed: int) -> Bot:
-    """A bot from ``kosti.bots.make_bot``; :class:`KostiError` when none of that level plays
+    """A bot from :func:`kosti.levels.make_bot`; :class:`KostiError` when none of that level plays
     ``rules`` now (an unsolved full-size «Тысяча» has no optimal bot: its solve takes hours)."""
-    make = getattr(importlib.import_module("kosti.bots"), "make_bot", None)
-    if make is None:
-        raise KostiError("no bots are installed on this server")
     try:
-        bot: Bot = make(level, rules, seed)
+        return make_bot(level, rules, seed)
     except (KostiError, LookupError) as error:
         raise KostiError(f"no {level} bot for {rules.spec}: {error}") from None
-    return bot
 
 
 @dataclass(eq=False)
@@ -108,6 +117,8 @@ class Room:
     ``change`` is reckoned from."""
     linger: asyncio.TimerHandle | None = None
     """When the table, idle, is to be forgotten (:meth:`Hub.release`)."""
+    touched: float = -math.inf
+    """When this process last stored that something happened at the table (:meth:`Hub._touch`)."""
 
     def drop(self, socket: WebSocket) -> None:
         """Forget a socket that has gone."""
@@ -144,34 +155,42 @@ class Hub:
         self.levels: tuple[str, ...] = settings.bot_levels or ("random", "heuristic", "optimal")
         """The bot levels a table may offer; each table keeps those that play its variant."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._resumer: asyncio.Task[None] | None = None
+        self._finishing: set[asyncio.Task[None]] = set()
+        """Games whose end is still to be marked in storage (:meth:`_finish_later`)."""
+        store.idle_after = timedelta(seconds=settings.idle_expiry)
         self._live = (-LIVE_FRESH, 0)
         """When the live tables were last counted (``time.monotonic()``), and the count plus the
         tables made here since."""
 
     async def start(self) -> None:
-        """Listen to the other processes, and take over the bots of tables whose owner went quiet."""
+        """Listen to the other processes, take over the bots of tables whose owner went quiet, and
+        (in the background) take on the tables left in play when the server stopped (:meth:`resume`)."""
         await self.bus.start(self.published, self.reconnected)
         if not isinstance(self.bus, LocalBus):
             self._sweeper = asyncio.create_task(self._sweep())
+        self._resumer = asyncio.create_task(self.resume())
 
     # -- tables ------------------------------------------------------------
 
     async def create(self, body: CreateTable, creator: str | None) -> tuple[Table, str | None]:
         """A new table, and the seat token of its creator if ``body`` names them (seated in the
-        same request; a name the table refuses makes no table)."""
+        same request; a name the table refuses makes no table). ``creator`` is the address the
+        per-address cap counts it against, by its group (an IPv6 address: its /64)."""
+        creator = None if creator is None else address_group(creator)
         try:
             rules = variant(body.variant, body.options)
         except KostiError as error:
-            raise Refusal("bad_variant", str(error)) from None
+            raise Refusal("bad_variant", why="options", detail=str(error)) from None
         check_options(rules)
         if body.timer is not None and body.timer < self.settings.min_timer:
-            raise Refusal("bad_timer", f"a move is given {self.settings.min_timer} seconds at least")
+            raise Refusal("bad_timer", n=self.settings.min_timer)
         if await self._live_tables() >= self.settings.max_tables:
-            raise Refusal("busy", "this server has as many tables as it can keep: try again later")
+            raise Refusal("busy")
         if self.settings.http_limits and creator is not None:
             mine = await self._storage(self.store.live, creator)
             if mine >= self.settings.tables_per_address:
-                raise Refusal("rate_limited", f"{mine} tables of yours are still open: finish one first")
+                raise Refusal("rate_limited", why="tables", n=mine)
         owner = None if body.name is not None else secrets.token_urlsafe(24)
         settings = TableSettings(
             rules.spec,
@@ -220,6 +239,7 @@ class Hub:
         await self._storage(self.store.create, table.id, data, table.server_seed, creator, taken)
         self._live = (self._live[0], self._live[1] + 1)
         room = self.rooms[table.id] = Room(table)
+        room.touched = time.monotonic()  # stored as active when made
         return room
 
     async def _new_room(self, settings: TableSettings, creator: str | None) -> Room:
@@ -274,7 +294,7 @@ class Hub:
             if room is not None:
                 return room
             if len(table_id) > 32:
-                raise Refusal("not_found", "there is no such table")
+                raise Refusal("not_found")
             # heard from before the log is read: each commit is in what is read or in what is heard
             await self.bus.follow(table_id)
             try:
@@ -284,7 +304,7 @@ class Hub:
                 raise
             if stored is None:
                 self.bus.unfollow(table_id)
-                raise Refusal("not_found", "there is no such table")
+                raise Refusal("not_found")
             settings = TableSettings.from_json(stored.settings)
             table = Table(
                 stored.id, settings, stored.server_seed, self.bots, self.settings.stand_in, self.levels
@@ -319,7 +339,7 @@ class Hub:
                 self._threads, functools.partial(call, *args)
             )
         except StorageDown:
-            raise Refusal("storage_down", f"{STORAGE_LOST}: try again in a moment") from None
+            raise Refusal("storage_down", why="retry") from None
 
     # -- changes -----------------------------------------------------------
 
@@ -338,9 +358,7 @@ class Hub:
         """:meth:`_try_commit`, a write that another process made first refused as stale."""
         version = room.table.version
         if not await self._try_commit(room, events):
-            raise Refusal(
-                "stale", f"the table has moved on (version {room.table.version}, not {version}): look again"
-            )
+            raise Refusal("stale", why="commit", version=room.table.version, yours=version)
 
     async def _try_commit(self, room: Room, events: list[Event]) -> bool:
         """Write ``events`` after the table's version, then apply, show and publish them; ``False``
@@ -360,8 +378,9 @@ class Hub:
         for entry in events:
             table.apply(entry)
         if table.over:  # stored before it is shown: whoever saw the end no longer finds it live
-            with contextlib.suppress(Refusal):
-                await self._storage(self.store.finish, table.id)
+            await self._mark_over(room)
+        else:
+            self._touch(room)
         changes = await self.broadcast(room)
         await self.bus.publish(table.id, version, events, changes)
         if was_waiting and not table.settings.private:
@@ -380,38 +399,88 @@ class Hub:
     async def _append(self, room: Room, version: int, events: list[Event]) -> bool:
         """Whether ``events`` are now stored after ``version`` (``False``: another writer was first)."""
         table_id = room.table.id
-        deadline = time.monotonic() + self.settings.storage_retry
-        pause = 0.05
-        retried = False
+        outage = _Outage(time.monotonic() + self.settings.storage_retry)
         while True:
             try:
                 await self.committer.append(table_id, version, events)
                 break
             except StorageDown:
-                if not retried:
-                    log.warning("storage is unreachable; retrying the write of table %s", table_id)
-                    await self.notify(room, "storage_lost", STORAGE_LOST)
-                    retried = True
-                if time.monotonic() + pause > deadline:
+                if not await self._wait_for_storage(room, outage, "the write"):
                     await self.notify(
                         room, "storage_down", "storage is still unreachable: nothing was changed"
                     )
-                    raise Refusal(
-                        "storage_down", "storage is unreachable: nothing was changed, try again"
-                    ) from None
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 1.0)
+                    raise Refusal("storage_down", why="unchanged") from None
             except StoreError:
-                if not retried:
+                if not outage.told:
                     return False
                 # the write may have gone through before the connection broke: is it ours?
                 stored = await self._storage(self.store.since, table_id, version)
                 if _same(stored[: len(events)], events):
                     break
                 return False
-        if retried:
+        if outage.told:
             await self.notify(room, "storage_back", "connection to storage restored")
         return True
+
+    async def _wait_for_storage(self, room: Room, outage: _Outage, what: str) -> bool:
+        """Wait a little longer (longer each time) for storage that cannot be reached, the table's
+        sockets told the first time; ``False``, without waiting, once ``storage_retry`` is spent."""
+        if not outage.told:
+            log.warning("storage is unreachable; retrying %s of table %s", what, room.table.id)
+            await self.notify(room, "storage_lost", STORAGE_LOST)
+            outage.told = True
+        if time.monotonic() + outage.pause > outage.deadline:
+            return False
+        await asyncio.sleep(outage.pause)
+        outage.pause = min(outage.pause * 2, 1.0)
+        return True
+
+    async def _mark_over(self, room: Room) -> None:
+        """Store that the game of ``room``'s table is over (its last move is stored already), an
+        outage waited out as a write's is (:meth:`_wait_for_storage`). Storage still down after
+        ``storage_retry``: the end is shown all the same, for the move that made it is stored, and
+        the mark is written in the background once storage is back (:meth:`_finish_later`)."""
+        outage = _Outage(time.monotonic() + self.settings.storage_retry)
+        while True:
+            try:
+                await self._storage(self.store.finish, room.table.id)
+                break
+            except Refusal as refusal:
+                if refusal.code != "storage_down":
+                    raise
+                if not await self._wait_for_storage(room, outage, "the end mark"):
+                    task = asyncio.create_task(self._finish_later(room))
+                    self._finishing.add(task)
+                    task.add_done_callback(self._finishing.discard)
+                    return
+        if outage.told:
+            await self.notify(room, "storage_back", "connection to storage restored")
+
+    async def _finish_later(self, room: Room) -> None:
+        """Mark the game of ``room``'s table over once storage is back, trying every
+        :data:`END_RETRY` seconds at most; the table's sockets are told when it is stored."""
+        pause = 0.5
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self._storage(self.store.finish, room.table.id)
+            except Refusal:
+                pause = min(pause * 2, END_RETRY)
+                continue
+            log.warning("storage is back: the end of table %s is stored", room.table.id)
+            await self.notify(room, "storage_back", "connection to storage restored")
+            return
+
+    def _touch(self, room: Room) -> None:
+        """Store, in the background, that something has happened at ``room``'s table: at most
+        :data:`TOUCHES` times within ``idle_expiry``, so that a table in play goes on counting as
+        live (:attr:`Store.idle_after`) for the cost of a write now and then."""
+        now = time.monotonic()
+        if now - room.touched < self.settings.idle_expiry / TOUCHES:
+            return
+        room.touched = now
+        stored = asyncio.get_running_loop().run_in_executor(self._threads, self.store.touch, room.table.id)
+        stored.add_done_callback(functools.partial(_touched, room))
 
     async def _after_change(self, room: Room) -> None:
         self.kick_bot(room)
@@ -637,6 +706,40 @@ class Hub:
                 if room.table.bot_to_move() is None:
                     await self.bus.drive(table_id, False)  # its driver died as its bots stopped
 
+    async def resume(self) -> None:
+        """Take on the tables left in play (:meth:`Store.unfinished`): start the bots and clocks
+        that are due, as opening the table would, and mark over a game whose end was stored
+        without its mark. With several workers each takes on the tables whose home it is (the
+        lease decides should another drive one already). Run once, at the start, in the
+        background, one table at a time; a timed move is given its whole time again."""
+        try:
+            found: list[str] = await self._storage(self.store.unfinished)
+        except Refusal:
+            log.warning("storage is unreachable: the tables left in play go on once opened")
+            return
+        workers = self.settings.workers
+        resumed = 0
+        for table_id in found:
+            if workers > 1 and home(table_id, workers) != self.settings.worker:
+                continue
+            try:
+                room = await self.room(table_id)  # loading it starts its bots
+            except Refusal:
+                continue
+            except Exception:  # one table that cannot be read must not keep the others waiting
+                log.exception("could not take on table %s", table_id)
+                continue
+            if room.table.over:
+                with contextlib.suppress(Refusal):
+                    await self._storage(self.store.finish, table_id)
+            elif room.clock_task is None or room.clock_task.done():
+                self.wind_clock(room)
+            if not self._idle(room):
+                resumed += 1
+            self.release(room)
+        if resumed:
+            log.info("took on %d tables left in play", resumed)
+
     # -- memory ------------------------------------------------------------
 
     def release(self, room: Room) -> None:
@@ -701,7 +804,7 @@ class Hub:
             state = room.table.check_hint(message.token, message.version)
         advisor = self.advisor(room.table.rules)
         if advisor is None:
-            raise Refusal("no_hints", "no bot here can advise on this game")
+            raise Refusal("no_hints", why="bots")
         advice = await anyio.to_thread.run_sync(advisor.advise, state)
         style = "cards" if getattr(room.table.rules.options, "faces", "pips") == "cards" else "pips"
         return {
@@ -715,9 +818,13 @@ class Hub:
         }
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        for room in self.rooms.values():
+        # stopped before the tables' own tasks: they load tables and start bots
+        for task in (self._sweeper, self._resumer, *self._finishing):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for room in list(self.rooms.values()):
             for task in (room.bot_task, room.clock_task):
                 if task is not None:
                     task.cancel()
@@ -727,6 +834,22 @@ class Hub:
         await self.bus.close()
         self._threads.shutdown(wait=False, cancel_futures=True)
         self.store.close()
+
+
+@dataclass
+class _Outage:
+    """A change waiting for storage to come back: until when, the next pause, and whether the
+    table's sockets have been told."""
+
+    deadline: float
+    pause: float = 0.05
+    told: bool = False
+
+
+def _touched(room: Room, stored: asyncio.Future[None]) -> None:
+    """A table's activity was stored, or not: then the next change tries again."""
+    if stored.cancelled() or stored.exception() is not None:
+        room.touched = -math.inf
 
 
 def _same(stored: list[Event], ours: list[Event]) -> bool:
@@ -778,10 +901,13 @@ def _seconds(left: float | None) -> float | None:
     return None if left is None else round(left, 1)
 
 
-def error_message(refusal: Refusal, table: Table | None) -> dict[str, Any]:
+def error_message(refusal: Refusal, table: Table | None, lang: str = "en") -> dict[str, Any]:
+    """The socket's ``error`` message of ``refusal``: its code and params, and its wording in
+    the reader's language (:func:`socket_language`) as ``reason``."""
     return {
         "type": "error",
         "code": refusal.code,
-        "reason": refusal.reason,
+        "params": refusal.params,
+        "reason": refusal_text(refusal, lang),
         "version": table.version if table else None,
     }

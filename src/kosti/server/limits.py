@@ -13,11 +13,15 @@ Latin letters, then case-folds.
 Options. Every whole-number option of RULES.md (§1 sheet, §2 «Тысяча», §3 showdown)
 has bounds here, so that no table can be created for a game that never ends
 (``target=1000000000``) or that takes a server's memory (``rounds=10**9``).
+
+Addresses. The per-address limits count an IPv6 client by its /64 network, and an
+IPv4-mapped IPv6 address as the IPv4 address it is (:func:`address_group`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import re
 import unicodedata
 from typing import Any
@@ -85,12 +89,13 @@ def check_options(rules: Variant) -> None:
         if not numbers:
             continue
         if field.name not in OPTION_BOUNDS:
-            raise Refusal("bad_variant", f"option {field.name} has no bounds on this server")
+            raise Refusal("bad_variant", why="unbounded", option=field.name)
         low, high = OPTION_BOUNDS[field.name]
         for number in numbers:
             if not low <= number <= high:
-                why = f"option {field.name} lies between {low} and {high}, not {number}"
-                raise Refusal("bad_variant", why)
+                raise Refusal(
+                    "bad_variant", why="bounds", option=field.name, low=low, high=high, value=number
+                )
 
 
 def _numbers(value: Any) -> list[int]:
@@ -107,30 +112,30 @@ def normalize_name(name: str) -> str:
     """The name as it will be shown (NFKC, trimmed), or :class:`Refusal` ``bad_name`` saying why."""
     name = unicodedata.normalize("NFKC", name).strip()
     if not name:
-        raise Refusal("bad_name", "a name needs at least one letter")
+        raise Refusal("bad_name", why="letter")
     width = 0
     marks = 0
     for ch in name:
         category = unicodedata.category(ch)
         if category in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            raise Refusal("bad_name", "a name is made of printable characters")
+            raise Refusal("bad_name", why="printable")
         if ch in _BLANKS:
-            raise Refusal("bad_name", "a name is made of characters that can be seen")
+            raise Refusal("bad_name", why="visible")
         if category in ("Mn", "Me"):
             marks += 1
             if marks > MARKS_PER_LETTER:
-                raise Refusal("bad_name", f"a letter carries at most {MARKS_PER_LETTER} marks")
+                raise Refusal("bad_name", why="marks", n=MARKS_PER_LETTER)
             continue
         marks = 0
         width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     if not any(_visible_letter_or_digit(ch) for ch in name):
-        raise Refusal("bad_name", "a name needs at least one letter or digit that can be seen")
+        raise Refusal("bad_name", why="visible_letter")
     if width > NAME_WIDTH:
-        raise Refusal("bad_name", f"a name takes at most {NAME_WIDTH} columns on screen")
+        raise Refusal("bad_name", why="width", n=NAME_WIDTH)
     for word in re.findall(r"[^\W\d_]+", name):
         scripts = {_script(ch) for ch in word}
         if len(scripts) > 1:
-            raise Refusal("bad_name", f"each word of a name is written in one alphabet: {word!r} mixes them")
+            raise Refusal("bad_name", why="alphabet", word=word)
     return name
 
 
@@ -150,3 +155,24 @@ def skeleton(name: str) -> str:
 def _script(ch: str) -> str:
     """The script of a letter, from its Unicode name (``LATIN``, ``CYRILLIC``, ``GREEK`` …)."""
     return unicodedata.name(ch, "UNKNOWN").split(" ", 1)[0]
+
+
+IPV6_GROUP = 64
+"""The prefix length of the IPv6 networks whose addresses count as one client (:func:`address_group`)."""
+
+
+def address_group(address: str) -> str:
+    """What the per-address limits (requests, live tables) count ``address`` as: an IPv4 address
+    itself; an IPv6 address its /64 network (``2001:db8:1:2::/64``), for one line or host is
+    given a whole /64 and can take any address in it; an IPv4-mapped IPv6 address
+    (``::ffff:192.0.2.1``) its IPv4 address. Anything else (not an IP address) is its own group."""
+    try:
+        ip = ipaddress.ip_address(address.strip().strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        # by its number: the scope of a link-local address (fe80::1%eth0) is no part of its network
+        return str(ipaddress.IPv6Network((int(ip), IPV6_GROUP), strict=False))
+    return str(ip)

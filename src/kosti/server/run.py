@@ -163,8 +163,11 @@ def serve(
     app: Any = None,
 ) -> None:
     """Serve until stopped: ``app`` (or one made from ``settings``) in this process, or ``workers``
-    worker processes."""
+    worker processes; a connection that does not send a request's line and headers within
+    ``settings.header_timeout`` is closed (:mod:`kosti.server.headers`)."""
     import uvicorn
+
+    from kosti.server.headers import protocol
 
     check_cluster(settings, workers)
     options = uvicorn_options(host, port, settings, forwarded_allow_ips, log_level)
@@ -173,9 +176,10 @@ def serve(
             from kosti.server.app import create_app
 
             app = create_app(settings)
-        uvicorn.run(served(app), **options)
+        # uvicorn has no header timeout of its own: its protocol with one (slow-header attacks)
+        uvicorn.run(served(app), http=protocol(settings.header_timeout), **options)
         return
     from kosti.server.dispatch import serve_workers
 
     os.environ[SETTINGS_VARIABLE] = settings_to_env(settings)
-    serve_workers(options, workers)
+    serve_workers(options, workers, settings.header_timeout)

@@ -52,10 +52,24 @@ class ServerSettings:
     """Apply the per-address limits (``http_rate``, ``tables_per_address``); off for load tests."""
 
     max_tables: int = 10_000
-    """Live tables (game not over, created within a day) the server keeps in all."""
+    """Live tables (game not over, created within a day, not idle for ``idle_expiry``) the server
+    keeps in all."""
 
     tables_per_address: int = 50
-    """Live tables one address may have created."""
+    """Live tables one address may have created (an IPv6 address: its /64 network)."""
+
+    idle_expiry: float = 1800.0
+    """Seconds after which a table where nothing has happened (made, joined, moved at) stops
+    counting as live: it leaves the lobby and no longer counts against ``max_tables`` and
+    ``tables_per_address``, so that tables made by the thousand and left cannot keep everyone
+    else out for long. It can still be played, and a move makes it live again. Activity is
+    stored a tenth of this apart at most, so a table drops out between 0.9 and 1 times this after
+    its last change."""
+
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's line and headers, from when it was accepted
+    (the first request) or from the first byte of the next one (a kept-alive connection); one that
+    has not by then is closed (slow-header attacks)."""
 
     storage_retry: float = 30.0
     """Seconds a change waits for storage to come back before it is refused."""
@@ -79,7 +93,7 @@ class ServerSettings:
     """… and their count: a table made here gets an id whose connections are handed to this process."""
 
     bot_levels: tuple[str, ...] | None = None
-    """Bot levels the page offers; ``None``: those ``kosti.bots.levels_for`` gives each family."""
+    """Bot levels the page offers; ``None``: those ``kosti.levels.levels_for`` gives each family."""
 
     hint_levels: tuple[str, ...] = ("optimal", "heuristic")
     """Bots asked for hints, the first that can advise (implements ``Advisor``) answers."""

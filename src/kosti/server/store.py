@@ -34,8 +34,10 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    exists,
     func,
     insert,
+    or_,
     select,
     text,
     update,
@@ -62,8 +64,12 @@ tables = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     # seats held at a public table still waiting for players (the lobby); null at any other
     Column("taken", Integer, nullable=True),
+    # when something last happened at the table (made, joined, moved at), stored now and then: a
+    # table idle for Store.idle_after no longer counts as live
+    Column("active_at", DateTime(timezone=True), nullable=True),
     Index("kosti_tables_live", "finished_at", "created_at"),
     Index("kosti_tables_open", "taken", "created_at"),
+    Index("kosti_tables_active", "finished_at", "active_at"),
 )
 
 events = Table(
@@ -82,7 +88,10 @@ POOL_SIZE = 42
 """Database connections one process keeps: one for each of its storage threads and writers."""
 
 LIVE_FOR = timedelta(hours=24)
-"""A table whose game has not ended counts as live this long after its creation."""
+"""A table whose game has not ended counts as live this long after its creation (unless idle for
+:attr:`Store.idle_after`)."""
+
+_LONG_AGO = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # Each call's statement, built once: building and keying one costs more than sending it.
@@ -93,10 +102,15 @@ _FINISH = (
     .where(tables.c.id == bindparam("t_id"), tables.c.finished_at.is_(None))
     .values(finished_at=bindparam("t_at"))
 )
+_TOUCH = update(tables).where(tables.c.id == bindparam("t_id")).values(active_at=bindparam("t_at"))
 _LIVE = (
     select(func.count())
     .select_from(tables)
-    .where(tables.c.finished_at.is_(None), tables.c.created_at > bindparam("t_after"))
+    .where(
+        tables.c.finished_at.is_(None),
+        tables.c.active_at > bindparam("t_active"),
+        tables.c.created_at > bindparam("t_after"),
+    )
 )
 _LIVE_BY = _LIVE.where(tables.c.creator == bindparam("t_creator"))
 _WAITING = (
@@ -104,6 +118,7 @@ _WAITING = (
     .where(
         tables.c.taken.is_not(None),
         tables.c.finished_at.is_(None),
+        tables.c.active_at > bindparam("t_active"),
         tables.c.created_at > bindparam("t_after"),
     )
     .order_by(tables.c.created_at.desc())
@@ -138,6 +153,22 @@ serves every batch. psycopg prepares it on each connection once it has run there
 (its prepare threshold), and PostgreSQL then no longer parses and plans each batch. A statement of
 as many ``VALUES`` rows as the batch has is new text for each count, and psycopg converts anew
 (unprepared) any of more than 50 parameters: ten rows."""
+
+_UNFINISHED = (
+    select(tables.c.id)
+    .where(
+        tables.c.finished_at.is_(None),
+        tables.c.created_at > bindparam("t_after"),
+        exists().where(events.c.table_id == tables.c.id, events.c.kind == "start"),
+        or_(
+            tables.c.settings["timer"].as_integer().is_not(None),
+            exists().where(events.c.table_id == tables.c.id, events.c.kind.in_(("bot", "timeout", "leave"))),
+        ),
+    )
+    .order_by(tables.c.created_at)
+)
+"""The tables in play within :data:`LIVE_FOR` (idle or not) whose bots or clock may be due: timed,
+or with a bot, a stand-in or a seat left."""
 
 _LOG = select(events.c.seq, events.c.kind, events.c.data).order_by(events.c.seq)
 _SINCE = _LOG.where(events.c.table_id == bindparam("t_id"), events.c.seq > bindparam("t_version"))
@@ -260,6 +291,10 @@ class Store:
         """Connections that commit each statement on its own: every other call."""
         self._arrays = self.auto.dialect.name == "postgresql"
         """Rows of the log go to PostgreSQL as one array a column (:data:`_APPEND_ARRAYS`)."""
+        self.idle_after: timedelta | None = None
+        """A table at which nothing has happened for this long (:meth:`touch`) no longer counts as
+        live (:meth:`live`, :meth:`waiting`); ``None``: however long. The hub sets it from its
+        settings."""
 
     def close(self) -> None:
         self.auto.dispose()
@@ -275,10 +310,12 @@ class Store:
     ) -> None:
         """Store a new table with an empty log (``taken``: listed among the open tables, with
         that many seats held)."""
+        now = datetime.now(UTC)
         row = {
             "taken": taken,
             "id": table_id,
-            "created_at": datetime.now(UTC),
+            "created_at": now,
+            "active_at": now,
             "settings": settings,
             "server_seed": server_seed.hex() if server_seed is not None else None,
             "creator": creator[:64] if creator else None,
@@ -300,33 +337,60 @@ class Store:
         except DBAPIError as error:
             raise _outage("update", error) from None
 
-    def waiting(self, limit: int) -> list[tuple[str, dict[str, Any], int]]:
-        """The public tables waiting for players, newest first: (id, settings, seats taken)."""
+    def touch(self, table_id: str) -> None:
+        """Record that something has happened at ``table_id`` now: it counts as live again."""
         try:
             with self.auto.connect() as connection:
-                rows = connection.execute(
-                    _WAITING, {"t_after": datetime.now(UTC) - LIVE_FOR, "t_limit": limit}
-                ).all()
+                connection.execute(_TOUCH, {"t_id": table_id, "t_at": datetime.now(UTC)})
+        except DBAPIError as error:
+            raise _outage("update", error) from None
+
+    def _since(self) -> dict[str, datetime]:
+        """The bounds of a live table: created after ``t_after``, active after ``t_active``."""
+        now = datetime.now(UTC)
+        active = _LONG_AGO if self.idle_after is None else now - self.idle_after
+        return {"t_after": now - LIVE_FOR, "t_active": active}
+
+    def waiting(self, limit: int) -> list[tuple[str, dict[str, Any], int]]:
+        """The live public tables waiting for players, newest first: (id, settings, seats taken)."""
+        try:
+            with self.auto.connect() as connection:
+                rows = connection.execute(_WAITING, {**self._since(), "t_limit": limit}).all()
         except DBAPIError as error:
             raise _outage("read", error) from None
         return [(row.id, dict(row.settings), int(row.taken)) for row in rows]
 
     def live(self, creator: str | None = None) -> int:
-        """Tables whose game has not ended, created within :data:`LIVE_FOR` (by ``creator``, if given)."""
-        after = datetime.now(UTC) - LIVE_FOR
+        """Tables whose game has not ended, created within :data:`LIVE_FOR` and not idle for
+        :attr:`idle_after` (by ``creator``, if given)."""
+        since = self._since()
         try:
             with self.auto.connect() as connection:
                 if creator is None:
-                    return int(connection.execute(_LIVE, {"t_after": after}).scalar_one())
-                found = connection.execute(_LIVE_BY, {"t_after": after, "t_creator": creator[:64]})
+                    return int(connection.execute(_LIVE, since).scalar_one())
+                found = connection.execute(_LIVE_BY, {**since, "t_creator": creator[:64]})
                 return int(found.scalar_one())
         except DBAPIError as error:
             raise _outage("count", error) from None
 
+    def unfinished(self) -> list[str]:
+        """The tables in play, created within :data:`LIVE_FOR` (idle ones too), whose bots or clock
+        may have to act: timed ones, and those with a bot, a stand-in or a seat left; oldest first."""
+        try:
+            with self.auto.connect() as connection:
+                rows = connection.execute(_UNFINISHED, {"t_after": datetime.now(UTC) - LIVE_FOR}).all()
+        except DBAPIError as error:
+            raise _outage("read", error) from None
+        return [str(row.id) for row in rows]
+
     def finish(self, table_id: str) -> None:
-        """Mark the game of ``table_id`` as over: the table no longer counts as live."""
-        with self.auto.connect() as connection:
-            connection.execute(_FINISH, {"t_id": table_id, "t_at": datetime.now(UTC)})
+        """Mark the game of ``table_id`` as over: the table no longer counts as live.
+        :class:`StorageDown` when storage cannot be reached (nothing marked)."""
+        try:
+            with self.auto.connect() as connection:
+                connection.execute(_FINISH, {"t_id": table_id, "t_at": datetime.now(UTC)})
+        except DBAPIError as error:
+            raise _outage("finish", error) from None
 
     def append(self, table_id: str, version: int, new: Sequence[tuple[str, dict[str, Any]]]) -> None:
         """Append events after ``version`` (the table's version before them), all or none.

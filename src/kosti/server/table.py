@@ -30,9 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from kosti.actions import Action, Roll, Throw, from_json, to_json
+from kosti.actions import Action, Roll, Throw, action_json, from_json
 from kosti.bots.base import Bot
 from kosti.errors import KostiError
+from kosti.errors import Refusal as RuleRefusal
 from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.i18n import LANGUAGES
@@ -42,6 +43,7 @@ from kosti.rules.presets import Variant, variant
 from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
 from kosti.server.refusal import Refusal as Refusal
+from kosti.server.refusal import refusal_of
 from kosti.show import summary
 
 Event = tuple[str, dict[str, Any]]
@@ -50,7 +52,7 @@ Event = tuple[str, dict[str, Any]]
 Mode = Literal["online", "scorekeeper"]
 
 BotFactory = Callable[[str, Variant, int], Bot]
-"""Makes a bot from (level, variant, seed), like ``kosti.bots.make_bot``: :class:`KostiError`
+"""Makes a bot from (level, variant, seed), like ``kosti.levels.make_bot``: :class:`KostiError`
 where no bot of that level plays the variant now."""
 
 MAX_SEATS = 8
@@ -159,18 +161,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def action_json(action: Action) -> Any:
-    """The record form of an action; a throw on, which has none, as its notation ``"throw"``."""
-    return str(action) if isinstance(action, Throw) else to_json(action)
-
-
 def parse_action(data: Any) -> Action:
     """An action in its record form (``{"hold": [6, 6]}``, ``"stop"``) or, as a string, in its
     notation (``"throw"``, ``"hold 6 6"``); :class:`Refusal` ``bad_action`` otherwise."""
     try:
         return Action.parse(data) if isinstance(data, str) else from_json(data)
     except KostiError as error:
-        raise Refusal("bad_action", str(error)) from None
+        raise Refusal("bad_action", why="parse", detail=str(error)) from None
 
 
 class Table:
@@ -309,7 +306,7 @@ class Table:
         for seat, occupant in enumerate(self.seats):
             if occupant and occupant.token_sha256 and hmac.compare_digest(occupant.token_sha256, digest):
                 return seat
-        raise Refusal("unknown_token", "this seat token does not belong to a seat at this table")
+        raise Refusal("unknown_token")
 
     def fair(self) -> dict[str, Any] | None:
         """The ``"fair"`` object of the record: the server seed only once the game is over."""
@@ -325,7 +322,7 @@ class Table:
     def record(self) -> Record:
         """The game's record (RULES.md §5) with the fair-dice keys; refused before the start."""
         if self.recorder is None:
-            raise Refusal("not_started", "the game has not started: there is no record yet")
+            raise Refusal("not_started", why="record")
         kept = self.recorder.record
         extra: dict[str, Any] = {}
         fair = self.fair()
@@ -511,12 +508,12 @@ class Table:
         name = self._check_name(name)
         if self.online and client_seed is None:
             # were the server to pick it, it would know both seeds before the first throw
-            raise Refusal("no_seed", "a player at an online table brings a client seed (client_seed)")
+            raise Refusal("no_seed")
         if client_seed is not None:
             try:
                 combine_client_seeds([client_seed])  # refuse a malformed one now, not at the start
             except KostiError as error:
-                raise Refusal("bad_seed", str(error)) from None
+                raise Refusal("bad_seed", detail=str(error)) from None
         token = secrets.token_urlsafe(24)
         occupant = Seat(name, token_hash(token), client_seed)
         event: Event = (
@@ -529,12 +526,12 @@ class Table:
         seat = self.seat_of(token)
         occupant = self.seats[seat]
         if occupant is None or not occupant.reserved:
-            raise Refusal("taken", "you are seated at this table already")
+            raise Refusal("taken", why="you")
         if client_seed is not None:
             try:
                 combine_client_seeds([client_seed])
             except KostiError as error:
-                raise Refusal("bad_seed", str(error)) from None
+                raise Refusal("bad_seed", detail=str(error)) from None
         sat = Seat(occupant.name, occupant.token_sha256, client_seed)
         event: Event = (
             "join",
@@ -564,9 +561,9 @@ class Table:
         """The event that offers the rematch at table ``table_id``, after the game is over."""
         self.seat_of(token)
         if not self.over:
-            raise Refusal("not_finished", "a rematch is offered once the game is over")
+            raise Refusal("not_finished")
         if self.rematch is not None:
-            raise Refusal("rematch", f"the rematch is at table {self.rematch}")
+            raise Refusal("rematch", table=self.rematch)
         return [("rematch", {"id": table_id})]
 
     def plan_leave(self, token: str, resign: bool) -> list[Event]:
@@ -575,9 +572,9 @@ class Table:
         seat = self.seat_of(token)
         occupant = self.seats[seat]
         if self.over:
-            raise Refusal("finished", "the game is over")
+            raise Refusal("finished")
         if occupant is None or occupant.left:
-            raise Refusal("left", "this seat has been left already")
+            raise Refusal("left")
         events: list[Event] = [("leave", {"seat": seat, "resign": resign})]
         if self.recorder is not None:
             humans = [i for i, s in enumerate(self.seats) if s is not None and s.human and not s.left]
@@ -590,7 +587,7 @@ class Table:
         seat = self.seat_of(token)
         occupant = self.seats[seat]
         if occupant is None or not occupant.away or occupant.left or self.over:
-            raise Refusal("not_away", "this seat is played by its player")
+            raise Refusal("not_away")
         return [("back", {"seat": seat})]
 
     def plan_timeout(self, seat: int, version: int) -> list[Event]:
@@ -610,7 +607,7 @@ class Table:
         """Scorekeeper: take back the last action (a throw typed in, or a decision)."""
         self._check_keeper(token, version)
         if not self.moves:
-            raise Refusal("nothing_to_undo", "nothing has been played yet")
+            raise Refusal("nothing_to_undo")
         return [("undo", {})]
 
     def plan_edit(self, token: str, version: int, throw: int, faces: list[int]) -> list[Event]:
@@ -622,18 +619,18 @@ class Table:
             self._replay(moves)
         except KostiError as error:
             raise Refusal(
-                "bad_edit", f"throw {throw} cannot be {' '.join(map(str, faces))}: {error}"
+                "bad_edit", why="replay", throw=throw, roll=list(faces), refusal=refusal_of(error)
             ) from None
         return [("edit", {"throw": throw, "faces": list(faces)})]
 
     def _check_keeper(self, token: str, version: int) -> None:
         self.seat_of(token)
         if self.online:
-            raise Refusal("bad_action", "the server throws the dice at this table: nothing is typed in")
+            raise Refusal("bad_action", why="typed")
         if version != self.version:
-            raise Refusal("stale", f"the table has moved on (version {self.version}): look again")
+            raise Refusal("stale", why="look", version=self.version)
         if self.recorder is None:
-            raise Refusal("not_started", "the game has not started")
+            raise Refusal("not_started", why="game")
 
     def _moves_with(self, throw: int, faces: list[int]) -> list[tuple[int, list[Action]]]:
         """The moves with throw ``throw`` (from 1) made ``faces``; :class:`Refusal` if there is none."""
@@ -648,14 +645,14 @@ class Table:
                     if count == throw:
                         if len(faces) != len(action.faces):
                             raise Refusal(
-                                "bad_edit", f"throw {throw} was of {len(action.faces)} dice, not {len(faces)}"
+                                "bad_edit", why="size", throw=throw, n=len(action.faces), got=len(faces)
                             )
                         action = Roll(tuple(faces))
                         found = True
                 changed.append(action)
             moves.append((seat, changed))
         if not found:
-            raise Refusal("bad_edit", f"there is no throw {throw}: {count} have been made")
+            raise Refusal("bad_edit", why="none", throw=throw, n=count)
         return moves
 
     def plan_bot(self, token: str, seat: int | None, level: str) -> list[Event]:
@@ -663,14 +660,12 @@ class Table:
         seated player or the table's creator (``token``): nobody else may fill a table."""
         self._check_arranger(token)
         if not self.online:
-            raise Refusal(
-                "no_bots", "bots need the server's dice: this table types in the dice of a real one"
-            )
+            raise Refusal("no_bots", why="keeper")
         seat = self._free_seat(seat)
         try:
             self._bot_factory(level, self.rules, 0)
         except KostiError as error:
-            raise Refusal("no_bots", str(error)) from None
+            raise Refusal("no_bots", why="level", detail=str(error)) from None
         name = self._bot_name(level, seat)
         occupant = Seat(name, bot=level)
         return [("bot", {"seat": seat, "name": name, "level": level}), *self._plan_start(seat, occupant)]
@@ -679,16 +674,13 @@ class Table:
         """The event of a player's action (the throws it causes included), after every check."""
         seat = self.seat_of(token)
         if version != self.version:
-            raise Refusal(
-                "stale",
-                f"the table has moved on (version {self.version}, your action was for {version}): look again",
-            )
+            raise Refusal("stale", why="action", version=self.version, yours=version)
         self._check_turn(seat)
         if self.over:
-            raise Refusal("finished", "the game is over")
+            raise Refusal("finished")
         occupant = self.seats[seat]
         if occupant is not None and not occupant.present:
-            raise Refusal("away", "a stand-in bot plays this seat: take it back first")
+            raise Refusal("away")
         actions = self._message_actions(data)
         played: list[Action] = []
         state = self.recorder.state if self.recorder else None
@@ -725,26 +717,26 @@ class Table:
         """The state a hint is asked for, after checking the table offers hints and it is the seat's turn."""
         seat = self.seat_of(token)
         if not self.settings.hints:
-            raise Refusal("no_hints", "this table was created without hints")
+            raise Refusal("no_hints", why="table")
         if version != self.version:
-            raise Refusal("stale", f"the table has moved on (version {self.version}): look again")
+            raise Refusal("stale", why="look", version=self.version)
         self._check_turn(seat)
         if self.recorder is None or self.engine.to_throw(self.recorder.state):
-            raise Refusal("no_hints", "a hint is given at a decision: throw first")
+            raise Refusal("no_hints", why="throw")
         return self.recorder.state
 
     def _free_seat(self, seat: int | None) -> int:
         if self.recorder is not None:
-            raise Refusal("started", "the game has started: the seats are taken")
+            raise Refusal("started")
         if seat is None:
             for i, occupant in enumerate(self.seats):
                 if occupant is None:
                     return i
-            raise Refusal("full", "every seat is taken")  # pragma: no cover - a full table has started
+            raise Refusal("full")  # pragma: no cover - a full table has started
         if not 0 <= seat < len(self.seats):
-            raise Refusal("bad_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {seat}")
+            raise Refusal("bad_seat", last=len(self.seats) - 1, seat=seat)
         if self.seats[seat] is not None:
-            raise Refusal("taken", f"seat {seat} is taken")
+            raise Refusal("taken", why="seat", seat=seat)
         return seat
 
     def free_seats(self) -> int:
@@ -758,13 +750,13 @@ class Table:
         name = normalize_name(name)
         mine = skeleton(name)
         if mine in bot_skeletons((*self._levels, self.stand_in)):
-            raise Refusal("name_taken", f"{name} is how a bot is shown: choose another name")
+            raise Refusal("name_taken", why="bot", name=name)
         for seat, occupant in enumerate(self.seats):
             if occupant is None:
                 continue
             for shown in (occupant.name, *(self.shown_name(seat, lang) for lang in LANGUAGES)):
                 if skeleton(shown) == mine:
-                    raise Refusal("name_taken", f"someone at this table is called {shown} already")
+                    raise Refusal("name_taken", why="player", name=shown)
         return name
 
     def _bot_name(self, level: str, seat: int) -> str:
@@ -798,12 +790,12 @@ class Table:
     def _check_turn(self, seat: int) -> None:
         if self.recorder is None:
             empty = sum(1 for s in self.seats if s is None)
-            raise Refusal("not_started", f"the game has not started: {empty} seat(s) still empty")
+            raise Refusal("not_started", why="seats", n=empty)
         current = self.current_seat()
         if current is None:
-            raise Refusal("finished", "the game is over")
+            raise Refusal("finished")
         if current != seat:
-            raise Refusal("not_your_turn", f"it is {self._name(current)}'s turn, not {self._name(seat)}'s")
+            raise Refusal("not_your_turn", player=self._name(current), you=self._name(seat))
 
     def _message_actions(self, data: Any) -> list[Action]:
         """The actions of one message, parsed and checked for form before any is played: one
@@ -811,12 +803,10 @@ class Table:
         hold and the throw typed in after it); at an online table a throw comes only last."""
         items = data if isinstance(data, list) else [data]
         if not 1 <= len(items) <= MAX_MESSAGE_ACTIONS:
-            raise Refusal("bad_action", f"a move is one action or a list of up to {MAX_MESSAGE_ACTIONS}")
+            raise Refusal("bad_action", why="size", n=MAX_MESSAGE_ACTIONS)
         actions = [parse_action(item) for item in items]
         if self.online and any(isinstance(action, Throw | Roll) for action in actions[:-1]):
-            raise Refusal(
-                "throw_last", "a throw is the last action of a message: act again once its dice are shown"
-            )
+            raise Refusal("throw_last", why="message")
         return actions
 
     def _check_goes_on(self, before: GameState, after: GameState) -> None:
@@ -829,9 +819,9 @@ class Table:
             or engine.is_finished(after)
             or engine.current_player(after) != engine.current_player(before)
         ):
-            raise Refusal("one_turn", "a message acts within one turn: an action that ends it comes last")
+            raise Refusal("one_turn")
         if self.online and engine.to_throw(after):
-            raise Refusal("throw_last", "this action throws the dice, so it comes last in a message")
+            raise Refusal("throw_last", why="action")
 
     def _play(
         self,
@@ -852,22 +842,22 @@ class Table:
         the dice are typed in as ``roll`` actions.
         """
         if self.recorder is None or state is None:  # pragma: no cover - _check_turn comes first
-            raise Refusal("not_started", "the game has not started")
+            raise Refusal("not_started", why="game")
         engine = self.engine
         played: list[Action] = []
         turn = state.turn
         try:
             if isinstance(action, Throw | Roll):
                 if isinstance(action, Throw) and not self.online:
-                    raise Refusal("bad_action", 'this table types in the dice: send {"roll": [faces]}')
+                    raise Refusal("bad_action", why="send_roll")
                 if isinstance(action, Roll) and self.online:
-                    raise Refusal("bad_action", 'the server throws the dice at this table: send "throw"')
+                    raise Refusal("bad_action", why="send_throw")
                 if engine.to_throw(state) == 0:
                     implied = engine.implicit_throw(state)
                     if implied is None:
                         implied = Throw()  # an engine where throwing on has no implied form
                         if implied not in engine.decisions(state):
-                            raise Refusal("illegal", "no throw is allowed now")
+                            raise Refusal("no_throw")
                     state = engine.apply(state, implied)
                     played.append(implied)
                     if steps is not None:
@@ -895,8 +885,10 @@ class Table:
                         steps.append((roll, state))
         except Refusal:
             raise
-        except KostiError as error:
-            raise Refusal("illegal", str(error)) from None
+        except RuleRefusal as refusal:  # the engine's refusal, its code and params kept
+            raise Refusal.of(refusal) from None
+        except KostiError as error:  # pragma: no cover - the engines refuse with codes
+            raise Refusal("illegal", detail=str(error)) from None
         return played, state
 
     def _bot(self, seat: int) -> Bot:

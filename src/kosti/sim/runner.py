@@ -24,11 +24,11 @@ import numpy as np
 
 from kosti.actions import Action
 from kosti.bots.base import play_out
-from kosti.bots.levels import make_bot
 from kosti.errors import OptionError
 from kosti.games import engine_for
 from kosti.games.base import Engine, GameState, options_as
 from kosti.games.thousand.game import Player, ThousandState
+from kosti.levels import make_bot
 from kosti.roller import SeededDice
 from kosti.rolloff import starting_order
 from kosti.rules.options import ThousandOptions

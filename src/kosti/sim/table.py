@@ -353,7 +353,7 @@ class SheetTable:
         """The decision code for open cells ``mask``, dice index ``dice``, after throw ``throw`` (1-based)."""
         row = int(self.row_of_mask[mask])
         if row < 0 or not 1 <= throw <= self.layout.throws:
-            raise IllegalActionError(f"the table has no decision for mask {mask:b} after throw {throw}")
+            raise IllegalActionError("table_no_decision", mask=int(mask), throw=int(throw))
         return int(self.act[row, dice, throw - 1])
 
 
@@ -494,10 +494,10 @@ class TableBot:
 
     def choose(self, state: GameState) -> Action:
         if not isinstance(state, SheetState):
-            raise IllegalActionError("the table bot plays score sheets only")
+            raise IllegalActionError("table_bot_sheets_only")
         check_vector_sheet(options_of(state))
         if state.throws == 0 or state.pending:
-            raise IllegalActionError("there is no decision to make now")
+            raise IllegalActionError("no_decision")
         table = self.table_for(state.variant)
         code = table.decide(open_mask(state), DICE_INDEX[state.dice], state.throws)
         if code < HOLD_CODES:

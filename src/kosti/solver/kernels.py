@@ -17,6 +17,11 @@ a throw past the third spends one, so the bank after recording is always the num
 ``j`` of throws that were left: the chain ``W_0, W_1, …`` serves every bank at once,
 and only the first throw (its multiplier, column II's announcement) needs its own pass.
 
+The kernels decide no rule of the sheet: the cells a throw may be recorded in and what a
+joker does are read from tables of the engine's own answers (:mod:`kosti.solver.legal`), and
+the variant's numbers from its configuration vectors, by the slots :class:`~kosti.solver.model.Cfg`
+and :class:`~kosti.solver.model.FCfg` name.
+
 Every helper takes the variant's tables as one :class:`~kosti.solver.model.Tables`; the
 entry points called from Python take them packed in three arrays
 (:class:`~kosti.solver.model.Packed`, ``ints, floats, meta``), which are quick to hand over.
@@ -32,30 +37,18 @@ from typing import Any, NamedTuple, TypeVar, cast
 import numba
 import numpy as np
 
+from kosti.solver.legal import FULL_UPPER, UPPER
 from kosti.solver.model import (
-    B_,
     BAD_ANNOUNCED,
     BAD_BANK,
     BAD_DICE,
     BAD_UPPER,
-    BANK_COLUMN,
-    BANK_LOWER,
-    BANK_UPPER,
-    BANK_VALUE,
-    EXTRA,
     F64,
     FIVE,
-    FULL_LM,
-    FULL_UPPER,
     I64,
-    JOKER,
     KIND_ANNOUNCED,
-    KIND_ORDERED,
-    L_,
     N_SPOT,
-    NCOL,
     OPEN,
-    P0,
     Q_ANNOUNCED,
     Q_BANKED,
     Q_DICE,
@@ -72,12 +65,8 @@ from kosti.solver.model import (
     S_STATUS,
     S_THROWS,
     S_UM,
-    SCRATCH,
-    SEQ,
-    T_,
-    TRACK_Y,
-    Y_,
-    YC,
+    Cfg,
+    FCfg,
     Tables,
 )
 
@@ -156,6 +145,9 @@ def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
         _a4(ints, meta, 19),
         _a2(ints, meta, 20),
         _a2(ints, meta, 21),
+        _a2(ints, meta, 22),
+        _a2(ints, meta, 23),
+        _a3(ints, meta, 24),
     )
 
 
@@ -163,6 +155,45 @@ def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
 def unpacked(ints: I64, floats: F64, meta: I64) -> Tables:
     """:func:`unpack` called from Python (to check it against the tables)."""
     return unpack(ints, floats, meta)
+
+
+# -- the rules, read from the engine's tables (kosti.solver.legal) ---------------------------
+
+
+@inline
+def allowed(T: Tables, col: int, um: int, lm: int) -> tuple[int, int]:
+    """The cells the column and stage rules allow now in column ``col``, the upper cells ``um``
+    and lower cells ``lm`` recorded, as (upper bits, lower bits): the open ones among those
+    :attr:`~kosti.solver.legal.RuleTables.allowed` lists for the first open cell."""
+    open_ = (FULL_UPPER & ~um) | ((T.cfg[Cfg.FULL_LOWER] & ~lm) << UPPER)
+    if open_ == 0:
+        return 0, 0
+    first = 0
+    while not (open_ >> first) & 1:
+        first += 1
+    cells = open_ & T.allowed[col, first]
+    return cells & FULL_UPPER, cells >> UPPER
+
+
+@inline
+def jokers_of(T: Tables, col: int, um: int, lm: int) -> int:
+    """The faces whose five alike are a joker now, in column ``col`` with the upper cells ``um``
+    and lower cells ``lm`` recorded: bit ``f`` for five ``f``s, never bit 0, so that bit
+    ``T.yahtzee[d]`` tells of any throw ``d``. Read from
+    :attr:`~kosti.solver.legal.RuleTables.joker_faces`: the joker rule reads column I, which is
+    full once a later column is played."""
+    if col > 0:
+        return int(T.joker_faces[FULL_UPPER, 1])
+    yc = T.cfg[Cfg.YAHTZEE_CELL]
+    return int(T.joker_faces[um, (lm >> yc) & 1 if yc >= 0 else 0])
+
+
+@inline
+def joker_allowed(T: Tables, face: int, ua: int, la: int) -> tuple[int, int]:
+    """Where five ``face``s played as a joker may be recorded among the allowed cells ``ua``,
+    ``la`` (upper bits, lower bits), from :attr:`~kosti.solver.legal.RuleTables.joker_cells`."""
+    cells = T.joker_cells[face - 1, (ua >> (face - 1)) & 1, 1 if la else 0]
+    return ua & cells, la & (cells >> UPPER)
 
 
 # -- one state's successors ------------------------------------------------------------------
@@ -188,18 +219,18 @@ def fill_next(
     (The hot helpers take single arrays, not the tables: every array taken out of the tuple
     in a loop would count a reference.)"""
     n = out.shape[0]
-    if lm == cfg[FULL_LM] and pair_um[p] == FULL_UPPER:
-        if col + 1 < cfg[NCOL]:
+    if lm == cfg[Cfg.FULL_LOWER] and pair_um[p] == FULL_UPPER:
+        if col + 1 < cfg[Cfg.N_COLUMNS]:
             col += 1
             lm = 0
-            p = cfg[P0]
+            p = cfg[Cfg.START_PAIR]
         else:
-            B = cfg[B_]
+            B = cfg[Cfg.BANK_CAP]
             for j in range(n):
-                out[j] = reward + (j if j < B else B) * fcfg[BANK_VALUE]
+                out[j] = reward + (j if j < B else B) * fcfg[FCfg.BANK_VALUE]
             return
     base = slot[col, lm, p, y]
-    if cfg[B_] == 0:
+    if cfg[Cfg.BANK_CAP] == 0:
         # no bank: one value per state (and its ``top`` need not be read)
         v = reward + V[base]
         for j in range(n):
@@ -208,26 +239,6 @@ def fill_next(
     t = top[col, lm, p, y]
     for j in range(n):
         out[j] = reward + V[base + (j if j < t else t)]
-
-
-@inline
-def allowed(T: Tables, kind: int, um: int, lm: int) -> tuple[int, int]:
-    """The open cells the column and stage rules allow now, as (upper bits, lower bits)."""
-    cfg = T.cfg
-    if kind == KIND_ORDERED:
-        if um != FULL_UPPER:
-            for f in range(6):
-                if not (um >> f) & 1:
-                    return 1 << f, 0
-        for c in range(cfg[L_]):
-            if not (lm >> c) & 1:
-                return 0, 1 << c
-        return 0, 0
-    uo = FULL_UPPER & ~um
-    lo = cfg[FULL_LM] & ~lm
-    if cfg[SEQ] and uo:
-        return uo, 0
-    return uo, lo
 
 
 @inline
@@ -267,10 +278,10 @@ def successors(
                 fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm, q, y, up_reward[p, f, n], Uv[f, n])
     for j in range(jm):
         maxVz[j] = NEG
-    for c in range(cfg[L_]):
+    for c in range(cfg[Cfg.N_LOWER]):
         if (la >> c) & 1:
             lm2 = lm | (1 << c)
-            y2 = 1 if (c == cfg[YC] and col == 0 and cfg[TRACK_Y]) else y
+            y2 = 1 if (c == cfg[Cfg.YAHTZEE_CELL] and col == 0 and cfg[Cfg.FLAGS] == 2) else y
             fill_next(cfg, fcfg, pair_um, slot, top, V, col, lm2, p, y, 0.0, Vz[c])
             if y2 == y:
                 for j in range(jm):
@@ -282,22 +293,6 @@ def successors(
                     maxVz[j] = Vz[c, j]
 
 
-@inline
-def joker_applies(T: Tables, col: int, lm: int) -> bool:
-    """The joker rule is in force: the Yahtzee cell (of column I) is recorded."""
-    yc = T.cfg[YC]
-    return T.cfg[JOKER] > 0 and yc >= 0 and (col > 0 or ((lm >> yc) & 1) == 1)
-
-
-@inline
-def joker_for(cfg: I64, joker: bool, um: int, face: int) -> bool:
-    """Five ``face``s are played as a joker (forced rule: whenever in force; free rule: only
-    once that face's upper cell is recorded)."""
-    if not joker or face == 0:
-        return False
-    return cfg[JOKER] == 1 or ((um >> (face - 1)) & 1) == 1
-
-
 # -- recording ---------------------------------------------------------------------------------
 
 
@@ -307,10 +302,9 @@ def records(
     j0: int,
     j1: int,
     first: int,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     Uv: F64,
     Vz: F64,
@@ -319,14 +313,15 @@ def records(
     out: F64,
 ) -> None:
     """``out[j - j0, d]``: the best record (or scratch) of each throw ``d`` with ``j`` throws
-    left, for ``j0 ≤ j ≤ j1``, among the cells the engine allows."""
+    left, for ``j0 ≤ j ≤ j1``, among the cells the engine allows (``ua``, ``la``: :func:`allowed`;
+    ``jokers``: :func:`jokers_of`)."""
     cfg = T.cfg
     counts = T.counts
     nd = counts.shape[0]
     rows = j1 - j0 + 1
     # with no bank the future after a record does not depend on the throws left: one row
     # is worked out and copied
-    nj = 1 if cfg[B_] == 0 else rows
+    nj = 1 if cfg[Cfg.BANK_CAP] == 0 else rows
     # the allowed upper cells' values by count, and the lower cells' after a score: small
     # tables read for each throw
     faces = np.empty(6, dtype=np.int64)
@@ -339,7 +334,7 @@ def records(
                 for k in range(nj):
                     uj[nu, n, k] = Uv[f, n, j0 + k]
             nu += 1
-    L = cfg[L_]
+    L = cfg[Cfg.N_LOWER]
     vnz = np.empty((L, nj))
     for c in range(L):
         for k in range(nj):
@@ -365,35 +360,33 @@ def records(
                 for d in range(nd):
                     s = score[d]
                     row[d] = max(row[d], s + (vp if s > 0 else vz))
-    extra = T.fcfg[EXTRA]
+    extra = T.fcfg[FCfg.EXTRA_BONUS]
     joker_score = T.joker_score
     for yf in range(1, 7):
         d = T.lut[5 * 6 ** (yf - 1)] - FIVE
+        if (jokers >> yf) & 1:
+            # a joker goes only where the joker rule lets it, scoring its joker score there
+            ju, jl = joker_allowed(T, yf, ua, la)
+            for k in range(nj):
+                j = j0 + k
+                best = NEG
+                for c in range(L):
+                    if (jl >> c) & 1:
+                        s = joker_score[first, c, yf]
+                        v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
+                        if v > best:
+                            best = v
+                for f in range(6):
+                    if (ju >> f) & 1:
+                        v = Uv[f, counts[d, f], j]
+                        if v > best:
+                            best = v
+                out[k, d] = best
         for k in range(nj):
             j = j0 + k
-            if joker_for(cfg, joker, um, yf):
-                best = NEG
-                if cfg[JOKER] == 1 and (ua >> (yf - 1)) & 1:
-                    # forced joker: its own upper cell if open
-                    best = Uv[yf - 1, 5, j]
-                else:
-                    if la:
-                        for c in range(L):
-                            if (la >> c) & 1:
-                                s = joker_score[first, c, yf]
-                                v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
-                                if v > best:
-                                    best = v
-                    if cfg[JOKER] == 2 or not la:
-                        for f in range(6):
-                            if (ua >> f) & 1:
-                                v = Uv[f, counts[d, f], j]
-                                if v > best:
-                                    best = v
-                out[k, d] = best
             if y == 1:
                 out[k, d] += extra
-            if cfg[SCRATCH] and la and maxVz[j] > out[k, d]:
+            if cfg[Cfg.SCRATCH] and la and maxVz[j] > out[k, d]:
                 out[k, d] = maxVz[j]
     for k in range(nj, rows):
         for d in range(nd):
@@ -405,10 +398,9 @@ def record_all(
     T: Tables,
     j: int,
     first: int,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     Uv: F64,
     Vz: F64,
@@ -417,14 +409,15 @@ def record_all(
     out: F64,
 ) -> None:
     """``out[d]``: the best record (or scratch) of each throw ``d`` with ``j`` left (:func:`records`)."""
-    records(T, j, j, first, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, out.reshape((1, out.shape[0])))
+    records(T, j, j, first, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, out.reshape((1, out.shape[0])))
 
 
 @inline
 def cell_value(
-    T: Tables, j: int, first: int, cell: int, d: int, um: int, joker: bool, y: int, Uv: F64, Vz: F64, Vnz: F64
+    T: Tables, j: int, first: int, cell: int, d: int, jokers: int, y: int, Uv: F64, Vz: F64, Vnz: F64
 ) -> float:
-    """Recording throw ``d`` in ``cell`` (0–5 upper, 6+ lower) with ``j`` throws left."""
+    """Recording throw ``d`` in ``cell`` (0–5 upper, 6+ lower) with ``j`` throws left (``jokers``:
+    :func:`jokers_of`)."""
     if cell < 6:
         v = Uv[cell, T.counts[d, cell], j]
     else:
@@ -433,11 +426,11 @@ def cell_value(
         v = s + (Vnz[c, j] if s > 0 else Vz[c, j])
     yf = T.yahtzee[d]
     if yf > 0:
-        if cell >= 6 and joker_for(T.cfg, joker, um, yf):
+        if cell >= 6 and (jokers >> yf) & 1:
             s = T.joker_score[first, cell - 6, yf]
             v = s + (Vnz[cell - 6, j] if s > 0 else Vz[cell - 6, j])
         if y == 1:
-            v += T.fcfg[EXTRA]
+            v += T.fcfg[FCfg.EXTRA_BONUS]
     return float(v)
 
 
@@ -447,8 +440,7 @@ def record_cell(
     j: int,
     first: int,
     cell: int,
-    um: int,
-    joker: bool,
+    jokers: int,
     y: int,
     Uv: F64,
     Vz: F64,
@@ -456,7 +448,6 @@ def record_cell(
     out: F64,
 ) -> None:
     """``out[d]``: recording each throw ``d`` in ``cell`` with ``j`` throws left (as :func:`cell_value`)."""
-    cfg = T.cfg
     counts = T.counts
     yahtzee = T.yahtzee
     nd = out.shape[0]
@@ -471,13 +462,13 @@ def record_cell(
         for d in range(nd):
             s = lower_score[first, c, d]
             out[d] = s + (vnz if s > 0 else vz)
-    extra = T.fcfg[EXTRA]
+    extra = T.fcfg[FCfg.EXTRA_BONUS]
     joker_score = T.joker_score
     for d in range(nd):
         yf = yahtzee[d]
         if yf == 0:
             continue
-        if cell >= 6 and joker_for(cfg, joker, um, yf):
+        if cell >= 6 and (jokers >> yf) & 1:
             s = joker_score[first, cell - 6, yf]
             out[d] = s + (Vnz[cell - 6, j] if s > 0 else Vz[cell - 6, j])
         if y == 1:
@@ -527,10 +518,9 @@ def chain(
     T: Tables,
     jw: int,
     jm: int,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     Uv: F64,
     Vz: F64,
@@ -544,7 +534,7 @@ def chain(
     with ``j`` throws left and every hold's value ``E[j]`` with ``j`` throws left after it
     (``E[j]`` averages ``W[j]``); for ``1 ≤ j ≤ jm`` (``jm ≤ jw + 1``) each throw's best hold ``M[j]``."""
     best_sub = np.empty(FIVE + 1)
-    records(T, 0, jw, 0, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W)
+    records(T, 0, jw, 0, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, W)
     for j in range(jw + 1):
         if j > 0:
             Mj = M[j]
@@ -560,8 +550,7 @@ def chain(
 @inline
 def chase(
     T: Tables,
-    um: int,
-    joker: bool,
+    jokers: int,
     y: int,
     cell: int,
     jc: int,
@@ -580,12 +569,12 @@ def chase(
     rec = np.empty(nd)
     for j in range(jc + 1):
         if j == 0:
-            record_cell(T, 0, 0, cell, um, joker, y, Uv, Vz, Vnz, Wc[0])
+            record_cell(T, 0, 0, cell, jokers, y, Uv, Vz, Vnz, Wc[0])
             for d in range(nd):
                 Mc[0, d] = NEG
         else:
             best_holds(T, Ec[j - 1], best_sub, Mc[j])
-            record_cell(T, j, 0, cell, um, joker, y, Uv, Vz, Vnz, rec)
+            record_cell(T, j, 0, cell, jokers, y, Uv, Vz, Vnz, rec)
             for d in range(nd):
                 Wc[j, d] = rec[d] if rec[d] > Mc[j, d] else Mc[j, d]
         expect(T, Wc[j], Ec[j])
@@ -621,10 +610,9 @@ def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
 @inline
 def announced_best(
     T: Tables,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     jc: int,
     shortcut: bool,
@@ -642,7 +630,7 @@ def announced_best(
     Wc = np.empty((jc + 1, nd))
     Mc = np.empty((jc + 1, nd))
     Ec = np.empty((jc + 1, FIVE + nd))
-    for cell in range(6 + T.cfg[L_]):
+    for cell in range(6 + T.cfg[Cfg.N_LOWER]):
         if cell < 6:
             if not (ua >> cell) & 1:
                 continue
@@ -651,7 +639,7 @@ def announced_best(
                 continue
         elif not (la >> (cell - 6)) & 1:
             continue
-        chase(T, um, joker, y, cell, jc, Uv, Vz, Vnz, Wc, Mc, Ec)
+        chase(T, jokers, y, cell, jc, Uv, Vz, Vnz, Wc, Mc, Ec)
         for j in range(1, jc + 1):
             for d in range(nd):
                 if Mc[j, d] > M[j, d]:
@@ -665,10 +653,9 @@ def announced_best(
 def start_value(
     T: Tables,
     b: int,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     M: F64,
     Uv: F64,
@@ -682,9 +669,9 @@ def start_value(
     """A state's value at the start of a turn with ``b`` banked throws, from the best
     continuations ``M`` of the first throw (``scratch``: scratching before it counts too;
     ``reuse``: ``rec`` already holds the first throw's best records)."""
-    j1 = b + T.cfg[T_] - 1
+    j1 = b + T.cfg[Cfg.THROWS] - 1
     if not reuse:
-        record_all(T, j1, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+        record_all(T, j1, 1, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, rec)
     s = 0.0
     prob = T.prob
     for d in range(prob.shape[0]):
@@ -692,9 +679,9 @@ def start_value(
         if j1 >= 1 and M[j1, d] > w:
             w = M[j1, d]
         s += prob[d] * w
-    if scratch and T.cfg[SCRATCH] and la and maxVz[b + T.cfg[T_]] > s:
+    if scratch and T.cfg[Cfg.SCRATCH] and la and maxVz[b + T.cfg[Cfg.THROWS]] > s:
         # scratching before the first throw banks them all
-        s = maxVz[b + T.cfg[T_]]
+        s = maxVz[b + T.cfg[Cfg.THROWS]]
     return s
 
 
@@ -719,23 +706,23 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
     """Solve every state of one level of one column (their successors are solved)."""
     T = unpack(ints, floats, meta)
     cfg = T.cfg
-    B = cfg[B_]
-    jc = B + cfg[T_] - 1
+    B = cfg[Cfg.BANK_CAP]
+    jc = B + cfg[Cfg.THROWS] - 1
     jm = jc + 2
     nd = T.counts.shape[0]
-    shortcut = cfg[Y_] == 1
+    shortcut = cfg[Cfg.FLAGS] == 1
     W = np.empty((jc + 1, nd))
     M = np.empty((jc + 1, nd))
     E = np.empty((jc + 1, FIVE + nd))
     Uv = np.empty((6, 6, jm))
-    Vz = np.empty((cfg[L_], jm))
-    Vnz = np.empty((cfg[L_], jm))
+    Vz = np.empty((cfg[Cfg.N_LOWER], jm))
+    Vnz = np.empty((cfg[Cfg.N_LOWER], jm))
     maxVz = np.empty(jm)
     rec = np.empty(nd)
     kind = T.kinds[col]
     # with no bank and a first throw that scores like the others, the first throw's best
     # records are the later throws' (``W[0]``): one pass over the throws less per state
-    same = B == 0 and cfg[T_] >= 2 and kind != KIND_ANNOUNCED and same_first(T)
+    same = B == 0 and cfg[Cfg.THROWS] >= 2 and kind != KIND_ANNOUNCED and same_first(T)
     for i in range(lms.shape[0]):
         lm = lms[i]
         p = ps[i]
@@ -745,18 +732,18 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
         # are never read (a successor can always hold what its predecessor passes on)
         reach = T.top[col, lm, p, y]
         base = T.slot[col, lm, p, y]
-        js = reach + cfg[T_] - 1
-        ua, la = allowed(T, kind, um, lm)
-        joker = joker_applies(T, col, lm)
+        js = reach + cfg[Cfg.THROWS] - 1
+        ua, la = allowed(T, col, um, lm)
+        jk = jokers_of(T, col, um, lm)
         successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
         if kind == KIND_ANNOUNCED:
-            announced_best(T, um, ua, la, joker, y, js, shortcut, Uv, Vz, Vnz, M)
+            announced_best(T, ua, la, jk, y, js, shortcut, Uv, Vz, Vnz, M)
         else:
-            chain(T, js - 1, js, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+            chain(T, js - 1, js, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
         if same:
             rec[:] = W[0]
         for b in range(reach + 1):
-            V[base + b] = start_value(T, b, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, rec, True, same)
+            V[base + b] = start_value(T, b, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, rec, True, same)
 
 
 # -- the advisor ---------------------------------------------------------------------------------
@@ -790,51 +777,48 @@ def position_values(
     """
     cfg = T.cfg
     nd = T.counts.shape[0]
-    n_cells = 6 + cfg[L_]
+    n_cells = 6 + cfg[Cfg.N_LOWER]
     for i in range(out.shape[0]):
         out[i] = np.nan
     kind = T.kinds[col]
     um = T.pair_um[p]
-    ua, la = allowed(T, kind, um, lm)
-    joker = joker_applies(T, col, lm)
-    jn = cfg[B_] + cfg[T_] + 1
+    ua, la = allowed(T, col, um, lm)
+    jk = jokers_of(T, col, um, lm)
+    jn = cfg[Cfg.BANK_CAP] + cfg[Cfg.THROWS] + 1
     Uv = np.empty((6, 6, jn))
-    Vz = np.empty((cfg[L_], jn))
-    Vnz = np.empty((cfg[L_], jn))
+    Vz = np.empty((cfg[Cfg.N_LOWER], jn))
+    Vnz = np.empty((cfg[Cfg.N_LOWER], jn))
     maxVz = np.empty(jn)
     successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
-    scratch = cfg[SCRATCH] == 1 and announced < 0
+    scratch = cfg[Cfg.SCRATCH] == 1 and announced < 0
     if throws == 0:
-        j1 = bank + cfg[T_] - 1
+        j1 = bank + cfg[Cfg.THROWS] - 1
         W = np.empty((j1 + 1, nd))
         M = np.empty((j1 + 1, nd))
         if kind == KIND_ANNOUNCED:
-            announced_best(T, um, ua, la, joker, y, j1, cfg[Y_] == 1, Uv, Vz, Vnz, M)
+            announced_best(T, ua, la, jk, y, j1, cfg[Cfg.FLAGS] == 1, Uv, Vz, Vnz, M)
         elif j1 >= 1:
-            chain(T, j1 - 1, j1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, np.empty((j1, FIVE + nd)))
-        out[0] = start_value(T, bank, um, ua, la, joker, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False, False)
+            chain(T, j1 - 1, j1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, np.empty((j1, FIVE + nd)))
+        out[0] = start_value(T, bank, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False, False)
         if scratch:
-            for c in range(cfg[L_]):
+            for c in range(cfg[Cfg.N_LOWER]):
                 if (la >> c) & 1:
-                    out[FIVE + n_cells + 6 + c] = Vz[c, bank + cfg[T_]]
+                    out[FIVE + n_cells + 6 + c] = Vz[c, bank + cfg[Cfg.THROWS]]
         return
     first = 1 if throws == 1 else 0
-    # record: the cells the engine allows (an announcement, the forced joker)
+    # record: the cells the engine allows (an announcement, a joker)
     if announced >= 0:
-        out[FIVE + announced] = cell_value(T, left, first, announced, d, um, joker, y, Uv, Vz, Vnz)
+        out[FIVE + announced] = cell_value(T, left, first, announced, d, jk, y, Uv, Vz, Vnz)
     else:
         yf = T.yahtzee[d]
         ru, rl = ua, la
-        if cfg[JOKER] == 1 and joker_for(T.cfg, joker, um, yf):
-            if (ua >> (yf - 1)) & 1:
-                ru, rl = 1 << (yf - 1), 0
-            elif la:
-                ru = 0
+        if (jk >> yf) & 1:
+            ru, rl = joker_allowed(T, yf, ua, la)
         for cell in range(n_cells):
             if (cell < 6 and (ru >> cell) & 1) or (cell >= 6 and (rl >> (cell - 6)) & 1):
-                out[FIVE + cell] = cell_value(T, left, first, cell, d, um, joker, y, Uv, Vz, Vnz)
+                out[FIVE + cell] = cell_value(T, left, first, cell, d, jk, y, Uv, Vz, Vnz)
     if scratch:
-        for c in range(cfg[L_]):
+        for c in range(cfg[Cfg.N_LOWER]):
             if (la >> c) & 1:
                 out[FIVE + n_cells + 6 + c] = Vz[c, left]
     if kind == KIND_ANNOUNCED and announced < 0:
@@ -845,9 +829,9 @@ def position_values(
         Ec = np.empty((left + 1, FIVE + nd))
         for cell in range(n_cells):
             if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
-                now = cell_value(T, left, 1, cell, d, um, joker, y, Uv, Vz, Vnz)
+                now = cell_value(T, left, 1, cell, d, jk, y, Uv, Vz, Vnz)
                 if left >= 1:
-                    chase(T, um, joker, y, cell, left, Uv, Vz, Vnz, Wc, Mc, Ec)
+                    chase(T, jk, y, cell, left, Uv, Vz, Vnz, Wc, Mc, Ec)
                     if Mc[left, d] > now:
                         now = Mc[left, d]
                 out[FIVE + 2 * n_cells + cell] = now
@@ -858,12 +842,12 @@ def position_values(
         Wc = np.empty((left, nd))
         Mc = np.empty((left, nd))
         E = np.empty((left, FIVE + nd))
-        chase(T, um, joker, y, announced, left - 1, Uv, Vz, Vnz, Wc, Mc, E)
+        chase(T, jk, y, announced, left - 1, Uv, Vz, Vnz, Wc, Mc, E)
     else:
         W = np.empty((left, nd))
         M = np.empty((left, nd))
         E = np.empty((left, FIVE + nd))
-        chain(T, left - 1, left - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+        chain(T, left - 1, left - 1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
     later = E[left - 1]
     hold_idx = T.hold_idx
     for k in range(T.hold_ptr[d], T.hold_ptr[d + 1]):
@@ -876,8 +860,8 @@ def locate(T: Tables, q: I64, spot: I64) -> None:
     """Where the position row ``q`` (:data:`~kosti.solver.model.POSITION`) stands, into ``spot``
     (:data:`~kosti.solver.model.SPOT`; its status is 0, or why ``q`` is no position of the sheet)."""
     cfg = T.cfg
-    n_cells = 6 + cfg[L_]
-    n_col = cfg[NCOL]
+    n_cells = 6 + cfg[Cfg.N_LOWER]
+    n_col = cfg[Cfg.N_COLUMNS]
     # the column being filled: the first with an open cell
     col = 0
     for c in range(n_col):
@@ -898,7 +882,7 @@ def locate(T: Tables, q: I64, spot: I64) -> None:
             um |= 1 << i
             total += v
     lm = 0
-    for i in range(cfg[L_]):
+    for i in range(cfg[Cfg.N_LOWER]):
         if q[at + 6 + i] != OPEN:
             lm |= 1 << i
     spot[S_STATUS] = 0
@@ -909,19 +893,19 @@ def locate(T: Tables, q: I64, spot: I64) -> None:
     if p < 0:
         spot[S_STATUS] = BAD_UPPER
     flag = 0
-    if cfg[Y_] == 2:
-        v = q[6 + cfg[YC]]
+    if cfg[Cfg.FLAGS] == 2:
+        v = q[6 + cfg[Cfg.YAHTZEE_CELL]]
         flag = 1 if (v != OPEN and v != 0) else 0
     tail = n_col * n_cells
     banked = q[tail + Q_BANKED]
     made = q[tail + Q_THROWS]
-    B = cfg[B_]
-    TH = cfg[T_]
-    reach = col * cfg[BANK_COLUMN]
+    B = cfg[Cfg.BANK_CAP]
+    TH = cfg[Cfg.THROWS]
+    reach = col * cfg[Cfg.BANK_COLUMN]
     for i in range(6):
-        reach += cfg[BANK_UPPER] * ((um >> i) & 1)
-    for i in range(cfg[L_]):
-        reach += cfg[BANK_LOWER] * ((lm >> i) & 1)
+        reach += cfg[Cfg.BANK_UPPER] * ((um >> i) & 1)
+    for i in range(cfg[Cfg.N_LOWER]):
+        reach += cfg[Cfg.BANK_LOWER] * ((lm >> i) & 1)
     if banked > reach or banked < 0 or made < 0:
         spot[S_STATUS] = BAD_BANK
     bank = banked + (made - TH if made > TH else 0)
@@ -976,7 +960,7 @@ def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: 
     T = unpack(ints, floats, meta)
     spot = np.empty(N_SPOT, dtype=np.int64)
     cfg = T.cfg
-    n_row = cfg[NCOL] * (6 + cfg[L_]) + Q_ANNOUNCED + 1
+    n_row = cfg[Cfg.N_COLUMNS] * (6 + cfg[Cfg.N_LOWER]) + Q_ANNOUNCED + 1
     n = positions.shape[0] // n_row
     w = out.shape[0] // n if n else 0
     for i in range(n):
@@ -1009,10 +993,9 @@ def record_choice(
     d: int,
     j: int,
     first: int,
-    um: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     y: int,
     Uv: F64,
     Vz: F64,
@@ -1021,33 +1004,30 @@ def record_choice(
     """The best record of throw ``d``: (cell 0–5 upper or 6+ lower, 1 if a scratch, value)."""
     cfg = T.cfg
     yf = T.yahtzee[d]
-    bonus = T.fcfg[EXTRA] if (yf > 0 and y == 1) else 0.0
-    use_joker = yf > 0 and joker_for(T.cfg, joker, um, yf)
+    bonus = T.fcfg[FCfg.EXTRA_BONUS] if (yf > 0 and y == 1) else 0.0
+    use_joker = (jokers >> yf) & 1 == 1
     best = NEG
     best_cell = -1
     scratch = 0
-    upper_ok = True
-    if use_joker and cfg[JOKER] == 1:
-        # forced joker: its own upper cell if open, else a lower cell, else any upper cell
-        if (ua >> (yf - 1)) & 1:
-            return yf - 1, 0, Uv[yf - 1, 5, j] + bonus
-        upper_ok = la == 0
+    ru, rl = ua, la
+    if use_joker:
+        ru, rl = joker_allowed(T, yf, ua, la)
     counts = T.counts
     joker_score = T.joker_score
     lower_score = T.lower_score
     for f in range(6):
-        if upper_ok and (ua >> f) & 1:
+        if (ru >> f) & 1:
             v = Uv[f, counts[d, f], j] + bonus
             if v > best:
                 best, best_cell = v, f
-    for c in range(cfg[L_]):
-        if (la >> c) & 1:
+    for c in range(cfg[Cfg.N_LOWER]):
+        if (rl >> c) & 1:
             s = joker_score[first, c, yf] if use_joker else lower_score[first, c, d]
             v = s + (Vnz[c, j] if s > 0 else Vz[c, j]) + bonus
             if v > best:
                 best, best_cell = v, 6 + c
-    if cfg[SCRATCH]:
-        for c in range(cfg[L_]):
+    if cfg[Cfg.SCRATCH]:
+        for c in range(cfg[Cfg.N_LOWER]):
             if (la >> c) & 1 and Vz[c, j] > best:
                 best, best_cell, scratch = Vz[c, j], 6 + c, 1
     return best_cell, scratch, best
@@ -1097,7 +1077,7 @@ def solve_turn(
     kind: int,
     ua: int,
     la: int,
-    joker: bool,
+    jokers: int,
     may_scratch: int,
     W: F64,
     M: F64,
@@ -1118,19 +1098,18 @@ def solve_turn(
     ``Ec``; the best announcement ``announce`` and its value ``scratch_M`` of each first throw),
     and the decision before the first throw: (the cell scratched then, 1) or (−1, 0)."""
     cfg = T.cfg
-    TH = cfg[T_]
-    L = cfg[L_]
+    TH = cfg[Cfg.THROWS]
+    L = cfg[Cfg.N_LOWER]
     nd = T.counts.shape[0]
-    um = T.pair_um[p]
     j = b + TH - 1
     successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
     if kind != KIND_ANNOUNCED:
         if j >= 1:
-            chain(T, j - 1, j if may_scratch else j - 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, W, M, E)
+            chain(T, j - 1, j if may_scratch else j - 1, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, W, M, E)
     else:
         for cell in range(6 + L):
             if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
-                chase(T, um, joker, y, cell, j, Uv, Vz, Vnz, Wc[cell], Mc[cell], Ec[cell])
+                chase(T, jokers, y, cell, j, Uv, Vz, Vnz, Wc[cell], Mc[cell], Ec[cell])
         # the best announcement of each first throw
         for d in range(nd):
             scratch_M[d] = NEG
@@ -1145,7 +1124,7 @@ def solve_turn(
     cell = -1
     scratch = 0
     if may_scratch:
-        record_all(T, j, 1, um, ua, la, joker, y, Uv, Vz, Vnz, maxVz, rec)
+        record_all(T, j, 1, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, rec)
         start = 0.0
         prob = T.prob
         for d in range(nd):
@@ -1249,8 +1228,8 @@ def play_game(
     hold's value once (or reads them from ``turns``, where an earlier game left them), then
     the holds of the throws actually made."""
     cfg = T.cfg
-    B = cfg[B_]
-    TH = cfg[T_]
+    B = cfg[Cfg.BANK_CAP]
+    TH = cfg[Cfg.THROWS]
     nd = T.counts.shape[0]
     rec = np.empty(nd)
     scratch_M = np.empty(nd)
@@ -1258,7 +1237,7 @@ def play_game(
     cnt = np.zeros(6, dtype=np.int64)
     col = 0
     lm = 0
-    p = cfg[P0]
+    p = cfg[Cfg.START_PAIR]
     y = 0
     b = 0
     most = 0
@@ -1266,10 +1245,10 @@ def play_game(
     while True:
         kind = T.kinds[col]
         um = T.pair_um[p]
-        ua, la = allowed(T, kind, um, lm)
-        joker = joker_applies(T, col, lm)
+        ua, la = allowed(T, col, um, lm)
+        jk = jokers_of(T, col, um, lm)
         j = b + TH - 1
-        may_scratch = cfg[SCRATCH] and la
+        may_scratch = cfg[Cfg.SCRATCH] and la
         cell = -1
         scratch = 0
         # a free or ordered column's turn with no banked throw can be kept, in one of two
@@ -1292,7 +1271,7 @@ def play_game(
                 turns.uses[hit] += 1
         else:
             cell, scratch = solve_turn(
-                T, V, col, lm, p, y, b, kind, ua, la, joker, may_scratch, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc,
+                T, V, col, lm, p, y, b, kind, ua, la, jk, may_scratch, W, M, E, Uv, Vz, Vnz, maxVz, Wc, Mc,
                 Ec, rec, scratch_M, announce,
             )  # fmt: skip
             if keep:
@@ -1311,10 +1290,10 @@ def play_game(
                 first = 1 if k == 1 else 0
                 if announced >= 0:
                     stop_cell, stop_scratch = announced, 0
-                    stop = cell_value(T, left, first, announced, d, um, joker, y, Uv, Vz, Vnz)
+                    stop = cell_value(T, left, first, announced, d, jk, y, Uv, Vz, Vnz)
                 else:
                     stop_cell, stop_scratch, stop = record_choice(
-                        T, d, left, first, um, ua, la, joker, y, Uv, Vz, Vnz
+                        T, d, left, first, ua, la, jk, y, Uv, Vz, Vnz
                     )
                 go = NEG
                 h = 0
@@ -1336,7 +1315,7 @@ def play_game(
                 left -= 1
         # record (or scratch) and move on
         if not scratch and T.yahtzee[d] > 0 and y == 1:
-            total += T.fcfg[EXTRA]
+            total += T.fcfg[FCfg.EXTRA_BONUS]
         if scratch:
             lm |= 1 << (cell - 6)
         elif cell < 6:
@@ -1347,24 +1326,20 @@ def play_game(
             c = cell - 6
             yf = T.yahtzee[d]
             first = 1 if k == 1 else 0
-            s = (
-                T.joker_score[first, c, yf]
-                if (yf > 0 and joker_for(T.cfg, joker, um, yf))
-                else T.lower_score[first, c, d]
-            )
+            s = T.joker_score[first, c, yf] if (jk >> yf) & 1 else T.lower_score[first, c, d]
             total += s
             lm |= 1 << c
-            if c == cfg[YC] and col == 0 and cfg[TRACK_Y] and s > 0:
+            if c == cfg[Cfg.YAHTZEE_CELL] and col == 0 and cfg[Cfg.FLAGS] == 2 and s > 0:
                 y = 1
         b = left if left < B else B
         if b > most:
             most = b
-        if lm == cfg[FULL_LM] and T.pair_um[p] == FULL_UPPER:
+        if lm == cfg[Cfg.FULL_LOWER] and T.pair_um[p] == FULL_UPPER:
             col += 1
             lm = 0
-            p = cfg[P0]
-            if col == cfg[NCOL]:
-                return total + b * T.fcfg[BANK_VALUE], most
+            p = cfg[Cfg.START_PAIR]
+            if col == cfg[Cfg.N_COLUMNS]:
+                return total + b * T.fcfg[FCfg.BANK_VALUE], most
 
 
 @jit
@@ -1375,10 +1350,10 @@ def play_games(
     ``entries`` turns worked out are kept for later games (:class:`TurnCache`)."""
     T = unpack(ints, floats, meta)
     cfg = T.cfg
-    jc = cfg[B_] + cfg[T_] - 1
+    jc = cfg[Cfg.BANK_CAP] + cfg[Cfg.THROWS] - 1
     jn = jc + 2
     nd = T.counts.shape[0]
-    L = cfg[L_]
+    L = cfg[Cfg.N_LOWER]
     W = np.empty((jc + 1, nd))
     M = np.empty((jc + 1, nd))
     E = np.empty((jc + 1, FIVE + nd))
@@ -1393,7 +1368,7 @@ def play_games(
     Wc = np.empty((chases, jc + 1, nd))
     Mc = np.empty((chases, jc + 1, nd))
     Ec = np.empty((chases, jc + 1, FIVE + nd))
-    TH = cfg[T_]
+    TH = cfg[Cfg.THROWS]
     turns = TurnCache(
         np.full(entries, -1, dtype=np.int64),
         np.zeros(entries, dtype=np.int64),

@@ -31,6 +31,7 @@ of the 462 multisets of at most five faces (:data:`ALL`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 from fractions import Fraction
 from functools import cache, cached_property
 from math import comb
@@ -43,6 +44,7 @@ from kosti.dice import Faces, counts, multisets, probability, submultisets
 from kosti.errors import OptionError
 from kosti.games.sheet.scoring import cell_score, upper_bonus
 from kosti.rules.options import COLUMN_KINDS, UPPER_CELLS, SheetOptions
+from kosti.solver.legal import FULL_UPPER, RuleTables, rule_tables, yahtzee_cell
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -57,14 +59,49 @@ DICE_INDEX: dict[Faces, int] = {m: i for i, m in enumerate(DICE)}
 
 KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = (COLUMN_KINDS.index(k) for k in ("free", "announced", "ordered"))
 """The column kinds as the kernels number them (their place in ``COLUMN_KINDS``)."""
-FULL_UPPER = (1 << len(UPPER_CELLS)) - 1
 
-# positions in the integer configuration vector handed to the kernels
-T_, B_, L_, NCOL, FULL_LM, YC, TRACK_Y, JOKER, SCRATCH, SEQ, P0, Y_, BANK_UPPER, BANK_LOWER, BANK_COLUMN = (
-    range(15)
-)
-# positions in the float configuration vector
-EXTRA, BANK_VALUE = range(2)
+
+class Cfg(IntEnum):
+    """The slots of a variant's integer configuration vector (:attr:`Tables.cfg`): the Python
+    that fills it (:func:`build_model`) and the kernels that read it (``cfg[Cfg.THROWS]``) name
+    each slot by this enum."""
+
+    THROWS = 0
+    """Throws of a turn, banked ones not counted (``throws``)."""
+    BANK_CAP = 1
+    """Banked throws the solver tracks (:attr:`Model.cap`); 0 on a sheet that banks none."""
+    N_LOWER = 2
+    """Lower cells of a column."""
+    N_COLUMNS = 3
+    """Columns of the sheet, played one after another."""
+    FULL_LOWER = 4
+    """The lower mask of a column whose lower cells are all recorded."""
+    YAHTZEE_CELL = 5
+    """The Yahtzee cell's place among the lower cells, −1 if the sheet has none
+    (:func:`~kosti.solver.legal.yahtzee_cell`)."""
+    FLAGS = 6
+    """Values of a state's flag: 2 when the sheet has an extra-Yahtzee bonus, which a score in
+    column I's Yahtzee cell sets going (the flag is then 1), else 1 (always 0)."""
+    SCRATCH = 7
+    """1 when an allowed lower cell may be scratched (``scratch``), else 0."""
+    START_PAIR = 8
+    """The upper pair of an empty upper section (:meth:`Model.pair_of` ``(0, 0)``)."""
+    BANK_UPPER = 9
+    """The most throws a turn recording an upper cell can bank (:func:`bank_gains`)."""
+    BANK_LOWER = 10
+    """The most throws a turn recording or scratching a lower cell can bank."""
+    BANK_COLUMN = 11
+    """The most throws the turns of one whole column can bank."""
+
+
+class FCfg(IntEnum):
+    """The slots of a variant's float configuration vector (:attr:`Tables.fcfg`)."""
+
+    EXTRA_BONUS = 0
+    """Points of each further Yahtzee once the Yahtzee cell holds a score (``extra_yahtzee_bonus``)."""
+    BANK_VALUE = 1
+    """Points of each throw still banked when the sheet is full (``bank_value``)."""
+
 
 OPEN = -(1 << 62)
 """An open cell in a position row (:data:`POSITION`): no cell can score this."""
@@ -185,7 +222,9 @@ class Tables(NamedTuple):
     """Everything the kernels read about a variant and the dice, handed over as one value."""
 
     cfg: I64
+    """The variant's integers, slot by slot as :class:`Cfg` names them."""
     fcfg: F64
+    """The variant's floats, slot by slot as :class:`FCfg` names them."""
     kinds: I64
     pair_um: I64
     next_pair: I64
@@ -206,11 +245,17 @@ class Tables(NamedTuple):
     top: I64
     pair_range: I64
     pair_table: I64
+    allowed: I64
+    """Where the column and stage rules allow a record (:attr:`~kosti.solver.legal.RuleTables.allowed`)."""
+    joker_faces: I64
+    """The five alike that are a joker (:attr:`~kosti.solver.legal.RuleTables.joker_faces`)."""
+    joker_cells: I64
+    """Where a joker may be recorded (:attr:`~kosti.solver.legal.RuleTables.joker_cells`)."""
 
 
 class Packed(NamedTuple):
     """:class:`Tables` in three arrays, as the compiled entry points take them: a call with
-    a tuple of 22 arrays costs several microseconds to hand over, three arrays a fraction.
+    a tuple of 25 arrays costs several microseconds to hand over, three arrays a fraction.
 
     Field ``k`` of the tables (in their order) is ``ints`` (integer fields) or ``floats``
     from ``meta[k, 0]``, ``meta[k, 1]`` values long, of shape ``meta[k, 2:2 + ndim]``.
@@ -265,7 +310,9 @@ class Model:
     kinds: I64
     """Column kinds, ``KIND_FREE`` / ``KIND_ANNOUNCED`` / ``KIND_ORDERED``."""
     cfg: I64
+    """The integer configuration, slot by slot as :class:`Cfg` names them."""
     fcfg: F64
+    """The float configuration, slot by slot as :class:`FCfg` names them."""
     lower_score: F64
     """``lower_score[first, c, d]``: lower cell ``c`` for throw ``d`` (``first``: made on throw 1)."""
     joker_score: F64
@@ -283,10 +330,12 @@ class Model:
     clamp_hi: I64
     """Per upper mask, the range of totals the bonus can still tell apart."""
     tracks_total: bool
+    rules: RuleTables
+    """Where the rules let a throw be recorded, asked of the engine."""
 
     @property
     def throws(self) -> int:
-        return int(self.cfg[T_])
+        return int(self.cfg[Cfg.THROWS])
 
     @cached_property
     def tables(self) -> Tables:
@@ -315,6 +364,9 @@ class Model:
             self.layout.top,
             self.pair_range,
             self.pair_table,
+            self.rules.allowed,
+            self.rules.joker_faces,
+            self.rules.joker_cells,
         )
 
     @property
@@ -327,7 +379,7 @@ class Model:
 
     @property
     def flags(self) -> int:
-        return int(self.cfg[Y_])
+        return int(self.cfg[Cfg.FLAGS])
 
     @cached_property
     def packed(self) -> Packed:
@@ -389,12 +441,18 @@ class Model:
             raise KeyError(f"no sheet has upper cells {upper_mask:06b} recorded with a total of {total}")
         return pair
 
+    @cached_property
+    def reachable(self) -> list[npt.NDArray[np.bool_]]:
+        """Per column, ``reachable[column][recorded]``: the rules let that column come to have the
+        cells ``recorded`` recorded (a mask in table order, :mod:`kosti.solver.legal`)."""
+        return [self.rules.reachable(column) for column in range(self.n_columns)]
+
     def column_states(self, column: int) -> list[tuple[I64, I64, I64]]:
         """The states of a column by number of recorded cells, fullest first: (lower masks, pairs, flags).
 
-        A column's complete state is not listed (it is the next column's start).
+        A column's complete state is not listed (it is the next column's start), nor a state
+        that no records the rules allow lead to (:meth:`~kosti.solver.legal.RuleTables.reachable`).
         """
-        kind = int(self.kinds[column])
         n_lower = self.n_lower
         full_lm = (1 << n_lower) - 1
         lm = np.arange(1 << n_lower, dtype=np.int64)
@@ -404,16 +462,11 @@ class Model:
         p_flat = p_grid.ravel()
         um_flat = self.pair_um[p_flat]
         valid = ~((lm_flat == full_lm) & (um_flat == FULL_UPPER))
-        if kind == KIND_ORDERED:
-            upper_prefix = np.isin(um_flat, [(1 << k) - 1 for k in range(7)])
-            lower_prefix = np.isin(lm_flat, [(1 << k) - 1 for k in range(n_lower + 1)])
-            valid &= upper_prefix & lower_prefix & ((lm_flat == 0) | (um_flat == FULL_UPPER))
-        elif self.options.stages == "sequential":
-            valid &= (lm_flat == 0) | (um_flat == FULL_UPPER)
+        valid &= self.reachable[column][um_flat | lm_flat << len(UPPER_CELLS)]
         lm_flat = lm_flat[valid]
         p_flat = p_flat[valid]
         filled = _popcount(lm_flat) + _popcount(self.pair_um[p_flat])
-        yc = int(self.cfg[YC])
+        yc = int(self.cfg[Cfg.YAHTZEE_CELL])
         levels = []
         for level in range(len(UPPER_CELLS) + n_lower - 1, -1, -1):
             at = filled == level
@@ -433,9 +486,9 @@ class Model:
 def reach(cfg: I64, column: int, upper_masks: I64, lower_masks: I64) -> I64:
     """The most throws states of ``column`` with these recorded cells can have banked."""
     return (
-        int(cfg[BANK_COLUMN]) * column
-        + int(cfg[BANK_UPPER]) * _popcount(upper_masks)
-        + int(cfg[BANK_LOWER]) * _popcount(lower_masks)
+        int(cfg[Cfg.BANK_COLUMN]) * column
+        + int(cfg[Cfg.BANK_UPPER]) * _popcount(upper_masks)
+        + int(cfg[Cfg.BANK_LOWER]) * _popcount(lower_masks)
     )
 
 
@@ -536,26 +589,25 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
                 up_reward[p, f, n] = reward
 
     kinds = np.array([COLUMN_KINDS.index(kind) for kind in options.column_kinds], dtype=np.int64)
-    yc = lower.index("yahtzee") if "yahtzee" in lower else -1
+    yc = yahtzee_cell(options)
     track_y = bool(options.extra_yahtzee_bonus) and yc >= 0
-    cfg = np.zeros(15, dtype=np.int64)
-    cfg[T_] = options.throws
-    cfg[B_] = cap
-    cfg[L_] = n_lower
-    cfg[NCOL] = len(kinds)
-    cfg[FULL_LM] = (1 << n_lower) - 1
-    cfg[YC] = yc
-    cfg[TRACK_Y] = int(track_y)
-    cfg[JOKER] = {"none": 0, "forced": 1, "free": 2}[options.joker] if yc >= 0 else 0
-    cfg[SCRATCH] = int(options.scratch)
-    cfg[SEQ] = int(options.stages == "sequential")
-    cfg[P0] = pair_index[(0, 0)]
-    cfg[Y_] = 2 if track_y else 1
+    cfg = np.zeros(len(Cfg), dtype=np.int64)
+    cfg[Cfg.THROWS] = options.throws
+    cfg[Cfg.BANK_CAP] = cap
+    cfg[Cfg.N_LOWER] = n_lower
+    cfg[Cfg.N_COLUMNS] = len(kinds)
+    cfg[Cfg.FULL_LOWER] = (1 << n_lower) - 1
+    cfg[Cfg.YAHTZEE_CELL] = yc
+    cfg[Cfg.FLAGS] = 2 if track_y else 1
+    cfg[Cfg.SCRATCH] = int(options.scratch)
+    cfg[Cfg.START_PAIR] = pair_index[(0, 0)]
     upper_gain, lower_gain = bank_gains(options)
-    cfg[BANK_UPPER] = upper_gain
-    cfg[BANK_LOWER] = lower_gain
-    cfg[BANK_COLUMN] = len(UPPER_CELLS) * upper_gain + n_lower * lower_gain
-    fcfg = np.array([float(options.extra_yahtzee_bonus), float(options.bank_value)])
+    cfg[Cfg.BANK_UPPER] = upper_gain
+    cfg[Cfg.BANK_LOWER] = lower_gain
+    cfg[Cfg.BANK_COLUMN] = len(UPPER_CELLS) * upper_gain + n_lower * lower_gain
+    fcfg = np.zeros(len(FCfg))
+    fcfg[FCfg.EXTRA_BONUS] = options.extra_yahtzee_bonus
+    fcfg[FCfg.BANK_VALUE] = options.bank_value
     return Model(
         options,
         cap,
@@ -575,6 +627,7 @@ def build_model(options: SheetOptions, cap: int | None = None) -> Model:
         clamp_lo,
         clamp_hi,
         tracks,
+        rule_tables(options),
     )
 
 

@@ -10,9 +10,9 @@ import time
 from typing import Any
 
 from kosti.bots.base import Advice
-from kosti.bots.levels import make_bot
 from kosti.errors import KostiError
 from kosti.games.base import GameState
+from kosti.levels import make_bot
 from kosti.rules.presets import Variant
 
 
@@ -99,8 +99,8 @@ class Hints:
     def _best_adviser(self) -> Any:
         """The solver's optimal bot where it plays this variant now (it reports its solve's
         progress here): score sheets, and «Тысяча» once its exact values are at hand
-        (:func:`~kosti.bots.levels.optimal_available`); else the heuristic bot."""
-        from kosti.bots.levels import optimal_available
+        (:func:`~kosti.levels.optimal_available`); else the heuristic bot."""
+        from kosti.levels import optimal_available
 
         if self.family != "showdown" and optimal_available(self.rules):
             if self.family == "thousand":

@@ -11,8 +11,8 @@ from typing import Any
 
 from kosti.actions import Action, Roll
 from kosti.bots.base import Bot
-from kosti.bots.levels import Game, make_bot
 from kosti.games.base import Engine, GameState
+from kosti.levels import Game, make_bot
 from kosti.roller import DiceSource
 
 

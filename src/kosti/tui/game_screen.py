@@ -17,12 +17,12 @@ from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
 from kosti.actions import Action, CellAction, Hold, Stop
 from kosti.bots.base import Advice
-from kosti.i18n import Catalog
+from kosti.i18n import Catalog, refusal_text
 from kosti.narrate import Narrator
 from kosti.tui.boards import Board, SheetBoard, board_for
 from kosti.tui.dice import DieLook, DieView
 from kosti.tui.session import Refused, Session
-from kosti.tui.text import card_name, dice_text, hint_text, log_text
+from kosti.tui.text import card_name, dice_text, hint_text, log_text, sentence
 
 if TYPE_CHECKING:
     from kosti.tui.app import KostiApp
@@ -301,7 +301,7 @@ class GameScreen(Screen[None]):
     def action_record(self) -> None:
         cell = self._cursor_cell()
         if cell is None:
-            self._refuse(Refused("refuse.pick_cell"))
+            self._refuse(Refused("pick_cell"))
             return
         session = self.session
         if session.records_nothing(cell):
@@ -330,7 +330,7 @@ class GameScreen(Screen[None]):
     def action_scratch(self) -> None:
         cell = self._cursor_cell()
         if cell is None:
-            self._refuse(Refused("refuse.pick_cell"))
+            self._refuse(Refused("pick_cell"))
             return
         session = self.session
         if not session.can_scratch(cell):
@@ -342,7 +342,7 @@ class GameScreen(Screen[None]):
     def action_announce(self) -> None:
         cell = self._cursor_cell()
         if cell is None:
-            self._refuse(Refused("refuse.pick_cell"))
+            self._refuse(Refused("pick_cell"))
             return
         self._do(lambda: self.session.announce(cell))
 
@@ -440,7 +440,7 @@ class GameScreen(Screen[None]):
         session = self.session
         throws = session.throws()
         if not throws:
-            self._refuse(Refused("refuse.edit_none"))
+            self._refuse(Refused("edit_none"))
             return
         shown = {index: (player, faces) for index, player, faces in throws}
 
@@ -490,12 +490,7 @@ class GameScreen(Screen[None]):
             self._after_move()
 
     def _refuse(self, refusal: Refused) -> None:
-        params = dict(refusal.params)
-        if isinstance(params.get("cell"), str):
-            params["cell"] = self.t.cell(params["cell"])
-        if isinstance(params.get("cells"), list):
-            params["cells"] = ", ".join(f"«{self.t.cell(c)}»" for c in params["cells"])
-        self.message = Text("✗ " + self.t(refusal.key, **params), style="bold red")
+        self.message = Text("✗ " + sentence(refusal_text(refusal, self.t.lang)), style="bold red")
         self.redraw()
         self.app.bell()
 

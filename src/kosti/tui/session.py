@@ -18,7 +18,7 @@ from typing import Any
 from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
 from kosti.bots.base import Advice
 from kosti.dice import Faces, is_submultiset, normalize
-from kosti.errors import IllegalActionError, KostiError
+from kosti.errors import IllegalActionError, KostiError, Refusal
 from kosti.games.base import Engine, GameState
 from kosti.record import Recorder, play_again
 from kosti.roller import DiceSource
@@ -50,15 +50,16 @@ class LogEntry:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-class Refused(KostiError):
-    """A key the game cannot take now; ``key`` names the catalog message that says why."""
+class Refused(Refusal):
+    """A key the game cannot take now, as a refusal (RULES.md §4): the engine's own, with its
+    code and params, when the key stands for actions the rules refuse; else one of the
+    terminal's (``no_die_there``, ``pick_cell``, ``undo_off`` …). The screen shows
+    :func:`kosti.i18n.refusal_text` of it."""
 
-    def __init__(self, key: str, **params: Any) -> None:
-        super().__init__(key)
-        self.key = key
-        self.params = params
-        self.reason = ""
-        """The engine's own reason, when it refused (for logs and tests; the screen shows ``key``)."""
+    @classmethod
+    def of(cls, refusal: Refusal) -> Refused:
+        """The engine's ``refusal`` as the terminal's (the same code and params)."""
+        return cls(refusal.code, **refusal.params)
 
 
 class Session:
@@ -210,20 +211,25 @@ class Session:
     # -- the player's keys -------------------------------------------------------
 
     def toggle(self, position: int) -> None:
-        """Mark or unmark the die at ``position`` (hold it, or pick it to set aside)."""
-        if self.finished or not 0 <= position < len(self.table) or self.to_throw:
-            raise Refused("refuse.no_dice")
+        """Mark or unmark the die at ``position`` (hold it, or pick it to set aside). Refused with
+        the engine's own reason when the dice cannot be held or set aside now, or when the die
+        is locked; ``no_die_there`` when no die lies at ``position``."""
+        if self.finished or self.to_throw or not self.table:
+            raise Refused("no_dice")
+        if not 0 <= position < len(self.table):
+            raise Refused("no_die_there", n=position + 1)
+        die = (self.table[position],)
         if self.family == "thousand":
             if not getattr(self.state, "choosing", False):
-                raise Refused("refuse.no_choice")
+                raise self._refusal(SetAside(die))
         elif not any(
             (isinstance(a, Hold) and a.faces) or (isinstance(a, CellAction) and a.kind == "announce")
             for a in self.decisions()
         ):
             # (in column II dice may be picked before the announcement that allows the throw)
-            raise Refused("refuse.no_throws")
+            raise self._refusal(Hold(die))
         if position in self.locked():
-            raise Refused("refuse.locked")
+            raise self._refusal(Hold(tuple(sorted(self.table[i] for i in self.marked - {position}))))
         self.marked ^= {position}
 
     def throw_plan(self) -> tuple[list[Action], int]:
@@ -233,7 +239,7 @@ class Session:
         earn a dot or confirm the turn). :class:`Refused` when no throw is allowed.
         """
         if self.finished:
-            raise Refused("refuse.over")
+            raise Refused("game_over")
         if self.to_throw:
             return [], self.to_throw
         plan: list[Action] = []
@@ -245,16 +251,11 @@ class Session:
                 return plan, self.engine.to_throw(state)
             plan.append(Throw())
         else:
-            decisions = self.decisions()
-            hold = Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ())
-            if hold not in decisions and not any(isinstance(a, Hold) for a in decisions):
-                if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
-                    raise Refused("refuse.announce_first")
-                raise Refused("refuse.no_throws")
-            plan.append(hold)
+            # the engine says why a hold is refused (column II first, no throws left, locked dice)
+            plan.append(Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ()))
         n = self.engine.to_throw(self._check(plan))
         if n == 0:
-            raise Refused("refuse.no_throws")
+            raise Refused("no_throw")
         return plan, n
 
     def _turn_over(self, state: GameState) -> bool:
@@ -270,16 +271,16 @@ class Session:
             return
         if faces is None:
             if self.dice is None:
-                raise Refused("refuse.type_dice", n=n)
+                raise Refused("type_dice", n=n)
             thrown = tuple(self.dice.roll(n))
         else:
             thrown = tuple(faces)
             if len(thrown) != n:
-                raise Refused("refuse.dice_count", n=n)
+                raise Refused("type_count", n=n)
             try:
                 normalize(thrown)
             except KostiError:
-                raise Refused("refuse.dice_faces") from None
+                raise Refused("type_faces") from None
         self._check([*plan, Roll(thrown)])
         for action in plan:
             self._apply(action)
@@ -287,7 +288,7 @@ class Session:
 
     def record(self, cell: str) -> None:
         """Record the dice in ``cell`` (score-sheet games)."""
-        self._decide(Score(cell), "refuse.cell")
+        self._decide(Score(cell))
 
     def records_nothing(self, cell: str) -> bool:
         """Recording the dice in ``cell`` now is legal and scores 0 for an absent combination
@@ -305,104 +306,54 @@ class Session:
 
     def scratch(self, cell: str) -> None:
         """Scratch ``cell`` (poker-fences)."""
-        self._decide(Scratch(cell), "refuse.scratch")
+        self._decide(Scratch(cell))
 
     def announce(self, cell: str) -> None:
         """Announce ``cell`` (column II of poker-fences)."""
-        self._decide(Announce(cell), "refuse.announce")
+        self._decide(Announce(cell))
 
     def stop(self) -> None:
         """Bank the turn («хватит», «Тысяча») or stand (showdown).
 
         With dice to set aside by choice, the marked dice are set aside first; if that
         already ends the turn (a win, a dot, a confirmed hot-dice turn) no stop is made.
+        A stop the rules refuse is refused with the engine's reason (below the opening, in a
+        pit, on the barrel, or a game where a turn ends otherwise).
         """
-        if self.family == "sheet":
-            raise Refused("refuse.no_stop")
-        if self.finished:
-            raise Refused("refuse.over")
-        if self.to_throw:
-            raise Refused("refuse.throw_first")
         plan: list[Action] = []
         if self.family == "thousand" and getattr(self.state, "choosing", False):
             plan.append(SetAside(self.marked_faces()))
         state = self._check(plan)
-        if not self._turn_over(state):
-            if Stop() not in self.engine.decisions(state):
-                raise self._stop_refusal(state)
+        if not (plan and self._turn_over(state)):
+            self._check([*plan, Stop()])
             plan.append(Stop())
         for action in plan:
             self._apply(action)
 
-    def _stop_refusal(self, state: GameState) -> Refused:
-        needed = getattr(self.engine, "needed", None)
-        total = getattr(state, "turn_total", 0)
-        if needed is None or self.engine.to_throw(state):
-            return Refused("refuse.stop_now")
-        board = getattr(state, "board", ())
-        current = self.engine.current_player(state)
-        if current is not None and board and board[current].on_barrel:
-            return Refused("refuse.stop_barrel", need=needed(state), total=total)
-        return Refused("refuse.stop_needed", need=needed(state), total=total)
-
-    def _decide(self, action: Action, refusal: str) -> None:
-        if self.finished:
-            raise Refused("refuse.over")
-        if self.to_throw:
-            raise Refused("refuse.throw_first")
-        if action not in self.decisions():
-            if isinstance(action, CellAction) and action.kind != "announce":
-                raise self._cell_refusal(action.cell, refusal)
-            raise Refused(refusal)
+    def _decide(self, action: Action) -> None:
+        """Make a decision the screen asks for; refused with the engine's reason."""
+        self._check([action])
         self._apply(action)
 
-    def _cell_refusal(self, cell: str, fallback: str) -> Refused:
-        """Why ``cell`` cannot be recorded or scratched now (RULES.md §4: a refusal says why)."""
-        from kosti.games.sheet.game import SHEET, SheetState, cells_of, options_of
-        from kosti.rules.options import UPPER_CELLS
-
-        state = self.state
-        if not isinstance(state, SheetState):
-            return Refused(fallback)
-        names = cells_of(options_of(state))
-        column = state.sheets[state.current].columns[SHEET.column(state)]
-        if cell in names and column[names.index(cell)] is not None:
-            return Refused("refuse.cell_filled", cell=cell)
-        if state.announced is not None:
-            return Refused("refuse.cell_announced", cell=state.announced)
-        if fallback == "refuse.scratch" and cell in UPPER_CELLS:
-            return Refused("refuse.scratch_upper")
-        allowed = SHEET.open_cells(state)
-        if SHEET.column_kind(state) == "ordered" and allowed:
-            return Refused("refuse.cell_order", cell=allowed[0])
-        scorable = SHEET.scorable_cells(state)
-        if cell in allowed and scorable and fallback == "refuse.cell":
-            return Refused("refuse.cell_joker", cells=scorable)  # a forced joker («джокер»)
-        if cell not in UPPER_CELLS and options_of(state).stages == "sequential":
-            return Refused("refuse.cell_upper_first")
-        return Refused(fallback)
-
     def _check(self, actions: Sequence[Action]) -> GameState:
-        """The state after ``actions`` on the pure engine; :class:`Refused` if one is illegal."""
+        """The state after ``actions`` on the pure engine; :class:`Refused` with the engine's
+        refusal if one is illegal."""
         state = self.state
         for action in actions:
             try:
                 state = self.engine.apply(state, action)
             except IllegalActionError as error:
-                refusal = Refused(self._refusal(action))
-                refusal.reason = str(error)
-                raise refusal from None
+                raise Refused.of(error) from None
         return state
 
-    @staticmethod
-    def _refusal(action: Action) -> str:
-        if isinstance(action, SetAside):
-            return "refuse.set_aside"
-        if isinstance(action, Hold):
-            return "refuse.hold"
-        if isinstance(action, Roll):
-            return "refuse.roll"
-        return "refuse.action"
+    def _refusal(self, action: Action) -> Refused:
+        """The engine's refusal of ``action`` now (``no_dice`` should it take it: the caller
+        asks only where the screen knows it cannot)."""
+        try:
+            self.engine.apply(self.state, action)
+        except IllegalActionError as error:
+            return Refused.of(error)
+        return Refused("no_dice")
 
     # -- taking moves back --------------------------------------------------------
 
@@ -411,18 +362,18 @@ class Session:
         fallen stay); in scorekeeper mode the last action whatever it is, a typed throw too.
         The game is played again from its shortened record."""
         if not self.undo_allowed:
-            raise Refused("refuse.undo_off")
+            raise Refused("undo_off")
         turns = [list(turn.actions) for turn in self.recorder.record.turns]
         while turns and not turns[-1]:
             turns.pop()
         if not turns:
-            raise Refused("refuse.undo_nothing")
+            raise Refused("undo_nothing")
         last = turns[-1]
         if self.dice is None:
             last.pop()
         else:
             if isinstance(last[-1], Roll):
-                raise Refused("refuse.undo_throw")
+                raise Refused("undo_throw")
             while last and not isinstance(last[-1], Roll):
                 last.pop()
         self._rebuild([action for turn in turns for action in turn])
@@ -443,17 +394,17 @@ class Session:
         and play the game again from the record. The moves that no longer fit the corrected
         dice are dropped, and so is all that follows them; returns how many were."""
         if self.dice is not None:
-            raise Refused("refuse.edit_live")
+            raise Refused("edit_live")
         actions = [action for turn in self.recorder.record.turns for action in turn.actions]
         if not 0 <= index < len(actions) or not isinstance(actions[index], Roll):
-            raise Refused("refuse.edit_none")
+            raise Refused("edit_none")
         thrown = tuple(faces)
         if len(thrown) != len(actions[index].faces):  # type: ignore[attr-defined]
-            raise Refused("refuse.dice_count", n=len(actions[index].faces))  # type: ignore[attr-defined]
+            raise Refused("type_count", n=len(actions[index].faces))  # type: ignore[attr-defined]
         try:
             normalize(thrown)
         except KostiError:
-            raise Refused("refuse.dice_faces") from None
+            raise Refused("type_faces") from None
         actions[index] = Roll(thrown)
         return self._rebuild(actions)
 
@@ -615,5 +566,5 @@ def cell_value(state: GameState, cell: str) -> int:
     from kosti.games.sheet.game import SHEET, SheetState
 
     if not isinstance(state, SheetState):
-        raise IllegalActionError("only score-sheet games record cells")
+        raise IllegalActionError("not_a_sheet_game", spec=state.variant.spec)
     return SHEET.score_of(state, cell)

@@ -16,9 +16,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static, Switch
 
-from kosti.bots.levels import levels_for
 from kosti.errors import KostiError
 from kosti.i18n import Catalog
+from kosti.levels import levels_for
 from kosti.rules.options import Options
 from kosti.rules.presets import PRESETS, Variant, variant
 from kosti.tui.session import Seat
@@ -277,7 +277,7 @@ class SetupScreen(Screen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        from kosti.bots.levels import levels_for as offered
+        from kosti.levels import levels_for as offered
         from kosti.tui.app import KostiApp
 
         if not self.seats:

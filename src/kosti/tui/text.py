@@ -14,7 +14,16 @@ from kosti.narrate import Narrator
 from kosti.phrases import action_text, card_name, dice_text, hint_text, number, signed
 from kosti.tui.session import LogEntry
 
-__all__ = ["action_text", "card_name", "dice_text", "hint_text", "log_text", "number", "signed"]
+__all__ = ["action_text", "card_name", "dice_text", "hint_text", "log_text", "number", "sentence", "signed"]
+
+
+def sentence(text: str) -> str:
+    """``text`` shown as a sentence: its first letter a capital and a full stop at its end (the
+    catalogs word a refusal as a clause, as ``str()`` of the error reads in a longer message)."""
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else text + "."
 
 
 def log_text(entry: LogEntry, t: Catalog, style: str, narrator: Narrator) -> str:

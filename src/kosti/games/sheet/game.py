@@ -263,7 +263,7 @@ class SheetEngine(Engine[SheetState]):
             return self._scratch(state, action.cell)
         if isinstance(action, CellAction) and action.kind == "announce":
             return self._announce(state, action.cell)
-        raise IllegalActionError(f"{action} is not an action of score-sheet poker")
+        raise IllegalActionError("not_a_sheet_action", action=str(action))
 
     def implicit_throw(self, state: SheetState) -> Action | None:
         if not state.pending and not state.finished and (state.throws == 0 or self._may_throw(state)):
@@ -301,37 +301,37 @@ class SheetEngine(Engine[SheetState]):
         held = tuple(sorted(faces))
         if state.throws == 0:
             if held:
-                raise IllegalActionError("nothing can be held before the first throw")
+                raise IllegalActionError("hold_before_throw")
             if not options_of(state).scratch:  # pragma: no cover - such turns start at a throw
-                raise IllegalActionError("the dice are thrown already")
+                raise IllegalActionError("thrown_already")
             return replace(state, pending=5)
         if not is_submultiset(held, state.dice):
-            raise IllegalActionError(f"{list(held)} are not among the dice {list(state.dice)}")
+            raise IllegalActionError("not_among", faces=list(held), dice=list(state.dice))
         if len(held) == 5:
-            raise IllegalActionError("holding all five leaves nothing to throw: record a cell")
+            raise IllegalActionError("hold_all_record")
         if self.throws_left(state) == 0:
-            raise IllegalActionError("no throws are left: record a cell")
+            raise IllegalActionError("no_throws_record")
         if self.column_kind(state) == "announced" and state.announced is None:
-            raise IllegalActionError("column II: announce a cell before throwing again")
+            raise IllegalActionError("announce_first")
         return replace(state, held=held, pending=5 - len(held))
 
     def _check_cell(self, state: SheetState, cell: str) -> int:
         names = cells_of(options_of(state))
         if cell not in names:
-            raise IllegalActionError(f"this sheet has no cell {cell!r}")
+            raise IllegalActionError("no_such_cell", cell=cell)
         index = names.index(cell)
         column = state.sheets[state.current].columns[self.column(state)]
         if column[index] is not None:
-            raise IllegalActionError(f"{cell} is already recorded")
+            raise IllegalActionError("cell_filled", cell=cell)
         return index
 
     def _score(self, state: SheetState, cell: str) -> SheetState:
         index = self._check_cell(state, cell)
         if state.throws == 0:
-            raise IllegalActionError("throw the dice before recording")
+            raise IllegalActionError("throw_before_record")
         allowed = self.scorable_cells(state)
         if cell not in allowed:
-            raise IllegalActionError(self._why_not(state, cell, allowed))
+            raise self._why_not(state, cell, allowed)
         value = self.score_of(state, cell)
         return self._end_turn(state, *self._recording(state, index, value, "recorded", self._extra(state)))
 
@@ -341,35 +341,38 @@ class SheetEngine(Engine[SheetState]):
         scored = yahtzee_scored(options, state.sheets[state.current].columns[0])
         return extra_yahtzee(options, scored, state.dice)
 
-    def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> str:
+    def _why_not(self, state: SheetState, cell: str, allowed: list[str]) -> IllegalActionError:
+        """Why the open cell ``cell`` of the current column takes nothing now, ``allowed`` being
+        the cells that do: the announced cell, column III's next cell, the cells a forced
+        joker allows, or the upper section first."""
         if state.announced is not None:
-            return f"{state.announced} was announced: the turn ends there"
+            return IllegalActionError("cell_announced", announced=state.announced)
         if self.column_kind(state) == "ordered":
-            return f"column III is filled in order: {allowed[0]} comes next"
+            return IllegalActionError("column_order", next=allowed[0])
         if self._joker(state) is not None:
-            return f"a further Yahtzee must go to {' or '.join(allowed)} (forced joker)"
+            return IllegalActionError("forced_joker", cells=list(allowed))
         if cell not in UPPER_FACE and options_of(state).stages == "sequential":
-            return "the upper section must be full before any combination («школа» first)"
-        return f"{cell} cannot be recorded now"
+            return IllegalActionError("upper_first")
+        return IllegalActionError("cell_closed", cell=cell)
 
     def _scratch(self, state: SheetState, cell: str) -> SheetState:
         index = self._check_cell(state, cell)
         if not options_of(state).scratch:
-            raise IllegalActionError("this preset has no scratching")
+            raise IllegalActionError("no_scratching")
         if cell not in self.scratchable_cells(state):
             if cell in UPPER_FACE:
-                raise IllegalActionError("upper cells cannot be scratched")
-            raise IllegalActionError(self._why_not(state, cell, self.open_cells(state)))
+                raise IllegalActionError("scratch_upper")
+            raise self._why_not(state, cell, self.open_cells(state))
         return self._end_turn(state, *self._recording(state, index, 0, "scratched"))
 
     def _announce(self, state: SheetState, cell: str) -> SheetState:
         self._check_cell(state, cell)
         if self.column_kind(state) != "announced":
-            raise IllegalActionError("announcements are made in column II only")
+            raise IllegalActionError("announce_column")
         if state.announced is not None:
-            raise IllegalActionError(f"{state.announced} is announced already")
+            raise IllegalActionError("announced_already", announced=state.announced)
         if state.throws != 1:
-            raise IllegalActionError("a cell is announced right after the first throw")
+            raise IllegalActionError("announce_late")
         return replace(state, announced=cell)
 
     def _end_turn(self, state: SheetState, sheet: Sheet, events: list[Event]) -> SheetState:

@@ -178,7 +178,7 @@ class ShowdownEngine(Engine[ShowdownState]):
             return self._hold(state, tuple(sorted(action.faces)))
         if isinstance(action, Stop):
             return self._end_turn(state)
-        raise IllegalActionError(f"{action} is not an action of showdown poker dice")
+        raise IllegalActionError("not_a_showdown_action", action=str(action))
 
     def throw(self, state: ShowdownState, faces: Faces) -> ShowdownState:
         state = replace(
@@ -194,16 +194,15 @@ class ShowdownEngine(Engine[ShowdownState]):
 
     def _hold(self, state: ShowdownState, held: Faces) -> ShowdownState:
         if not is_submultiset(held, state.dice):
-            raise IllegalActionError(f"{list(held)} are not among the dice {list(state.dice)}")
+            raise IllegalActionError("not_among", faces=list(held), dice=list(state.dice))
         if len(held) == 5:
-            raise IllegalActionError("holding all five leaves nothing to throw: stand instead")
+            raise IllegalActionError("hold_all_stand")
         if not is_submultiset(state.locked, held):
             raise IllegalActionError(
-                f"held dice are locked for the rest of the turn: the hold must keep {list(state.locked)}"
-                f" (it drops {list(_missing(state.locked, held))})"
+                "locked_dice", keep=list(state.locked), drops=list(_missing(state.locked, held))
             )
         if not self.throws_left(state):  # pragma: no cover - the last throw ends the turn
-            raise IllegalActionError("no throws are left: the turn is over")
+            raise IllegalActionError("no_throws_turn_over")
         return replace(state, locked=held, pending=5 - len(held))
 
     def _end_turn(self, state: ShowdownState) -> ShowdownState:

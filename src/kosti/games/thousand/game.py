@@ -85,8 +85,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from kosti.actions import Action, SetAside, Stop, Throw
-from kosti.dice import Faces, normalize
-from kosti.errors import IllegalActionError, KostiError
+from kosti.dice import Faces, is_face, normalize
+from kosti.errors import IllegalActionError
 from kosti.events import Event, EventKind, Events
 from kosti.games.base import Engine, GameState, check_players, emit, options_as, replaced
 from kosti.games.thousand.scoring import score_throw, set_aside_points, unions
@@ -225,29 +225,33 @@ class ThousandEngine(Engine[ThousandState]):
             need = max(need, pit[1] - player.score)
         return need
 
-    def why_not_stop(self, state: ThousandState) -> str | None:
-        """Why the current player may not stop now, or ``None`` when they may."""
+    def why_not_stop(self, state: ThousandState) -> IllegalActionError | None:
+        """The refusal of a stop now (RULES.md §4), or ``None`` when the current player may stop:
+        ``stop_barrel`` (``need``, the points that win from the barrel, and the turn's ``total``),
+        ``stop_unopened`` (``need``, the opening), ``stop_in_pit`` (the pit's ``low`` and ``high``,
+        the ``score``, the ``total`` and what they ``reached``), or a turn not at a decision."""
         if state.finished:
-            return "the game is over"
+            return IllegalActionError("game_over")
         if state.pending:
-            return f"{state.pending} dice must be thrown first"
+            return IllegalActionError("dice_due", n=state.pending)
         if state.choosing:
-            return "set scoring dice aside first"
+            return IllegalActionError("set_aside_before_stop")
         options = options_of(state)
         player = state.board[state.current]
         total = state.turn_total
         if player.on_barrel:
-            return (
-                f"on the barrel the turn must make {options.target - player.score} in one go "
-                f"({total} so far): throw on"
-            )
+            return IllegalActionError("stop_barrel", need=options.target - player.score, total=total)
         if not player.opened and total < options.opening:
-            return f"not opened yet: a turn is recorded from {options.opening} on ({total} so far)"
+            return IllegalActionError("stop_unopened", need=options.opening, total=total)
         pit = self.pit_of(state, player.score)
         if pit is not None and player.score + total < pit[1]:
-            return (
-                f"in the pit {pit[0]}–{pit[1]}: stop only at {pit[1]} or more "
-                f"({player.score} + {total} = {player.score + total})"
+            return IllegalActionError(
+                "stop_in_pit",
+                low=pit[0],
+                high=pit[1],
+                score=player.score,
+                total=total,
+                reached=player.score + total,
             )
         return None
 
@@ -273,14 +277,14 @@ class ThousandEngine(Engine[ThousandState]):
             return self._set_aside(state, action.faces)
         if isinstance(action, Throw):
             if state.choosing:
-                raise IllegalActionError("set scoring dice aside before throwing on")
+                raise IllegalActionError("set_aside_first")
             return replace(state, pending=state.dice_left)
         if isinstance(action, Stop):
-            reason = self.why_not_stop(state)
-            if reason is not None:
-                raise IllegalActionError(reason)
+            refusal = self.why_not_stop(state)
+            if refusal is not None:
+                raise refusal
             return self._end_turn(state, "record")
-        raise IllegalActionError(f"{action} is not an action of «Тысяча»")
+        raise IllegalActionError("not_a_thousand_action", action=str(action))
 
     def throw(self, state: ThousandState, faces: Faces) -> ThousandState:
         thrown = score_throw(faces)
@@ -293,13 +297,14 @@ class ThousandEngine(Engine[ThousandState]):
 
     def _set_aside(self, state: ThousandState, group: Faces) -> ThousandState:
         if options_of(state).set_aside != "choice":
-            raise IllegalActionError("with set_aside=all the scoring dice are set aside by themselves")
+            raise IllegalActionError("set_aside_auto")
         if not state.choosing:
-            raise IllegalActionError("dice are set aside right after a scoring throw")
-        try:
-            points = set_aside_points(state.dice, group)
-        except KostiError as error:
-            raise IllegalActionError(str(error)) from None
+            raise IllegalActionError("set_aside_when")
+        for face in group:
+            if not is_face(face):
+                shown = face if isinstance(face, str | int | float) or face is None else repr(face)
+                raise IllegalActionError("bad_face", face=shown)
+        points = set_aside_points(state.dice, group)  # IllegalActionError when the group may not be
         return self._take(state, normalize(group), points)
 
     def _take(self, state: ThousandState, group: Faces, points: int) -> ThousandState:

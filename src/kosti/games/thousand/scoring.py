@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import Literal
 
 from kosti.dice import Faces, counts, is_submultiset, normalize
-from kosti.errors import KostiError
+from kosti.errors import IllegalActionError, KostiError
 
 STRAIGHTS: dict[Faces, int] = {(1, 2, 3, 4, 5): 125, (2, 3, 4, 5, 6): 250}
 """The two straights of five dice and their points («малый» and «большой стрит»)."""
@@ -104,23 +104,23 @@ def unions(units: Sequence[Unit]) -> dict[Faces, int]:
 def set_aside_points(dice: Sequence[int], group: Sequence[int]) -> int:
     """The points of setting aside ``group`` from the throw ``dice``.
 
-    Raises :class:`KostiError` saying why when ``group`` is empty, is not among the
-    dice, holds a die that does not score, or breaks a unit (part of a kind or straight).
+    Raises :class:`~kosti.errors.IllegalActionError` saying why when ``group`` is empty
+    (``set_aside_nothing``), is not among the dice (``not_among``), holds a die that does not
+    score (``not_scoring``), or breaks a unit, part of a kind or straight (``whole_only``);
+    :class:`KostiError` for a face that is not a die's.
     """
     thrown = score_throw(dice)
     wanted = normalize(group)
     if not wanted:
-        raise KostiError("set aside at least one scoring die")
+        raise IllegalActionError("set_aside_nothing")
     allowed = unions(thrown.units)
     if wanted in allowed:
         return allowed[wanted]
     table = normalize(dice)
     if not is_submultiset(wanted, table):
-        raise KostiError(f"{list(wanted)} are not among the dice {list(table)}")
+        raise IllegalActionError("not_among", faces=list(wanted), dice=list(table))
     for face in sorted(set(wanted)):
         if wanted.count(face) > thrown.scoring.count(face):
-            raise KostiError(f"a {face} does not score in {list(table)}")
-    broken = [
-        " ".join(map(str, u.faces)) for u in thrown.units if u.kind != "single" and u.faces[0] in wanted
-    ]
-    raise KostiError(f"{' or '.join(broken)} scores only as a whole: set all of it aside or none")
+            raise IllegalActionError("not_scoring", face=face, dice=list(table))
+    broken = [list(u.faces) for u in thrown.units if u.kind != "single" and u.faces[0] in wanted]
+    raise IllegalActionError("whole_only", units=broken)

@@ -12,6 +12,7 @@ from fastapi import Depends, Request
 from fastapi.requests import HTTPConnection
 
 from kosti.server.hub import Hub
+from kosti.server.limits import address_group
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings, TokenBucket
 
@@ -29,23 +30,24 @@ async def settings_of(connection: HTTPConnection) -> ServerSettings:
 
 
 class HttpLimits:
-    """A token bucket per client address, for the requests that change tables."""
+    """A token bucket per client address (an IPv6 client's per /64), for the requests that change tables."""
 
     def __init__(self, settings: ServerSettings) -> None:
         self.settings = settings
         self.buckets: dict[str, TokenBucket] = {}
 
     def check(self, address: str) -> None:
-        """:class:`Refusal` ``rate_limited`` when ``address`` has spent its bucket."""
+        """:class:`Refusal` ``rate_limited`` when ``address`` has spent its bucket: the bucket of its
+        group (:func:`~kosti.server.limits.address_group`), which an IPv6 client's whole /64 shares."""
         if not self.settings.http_limits:
             return
         if len(self.buckets) > 10_000:
             self.buckets.clear()  # bounded memory; at worst a burst is allowed again
         bucket = self.buckets.setdefault(
-            address, TokenBucket(self.settings.http_rate, self.settings.http_burst)
+            address_group(address), TokenBucket(self.settings.http_rate, self.settings.http_burst)
         )
         if not bucket.take():
-            raise Refusal("rate_limited", "too many requests: wait a moment")
+            raise Refusal("rate_limited", why="requests")
 
 
 async def limited(request: Request) -> None:

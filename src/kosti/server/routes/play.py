@@ -11,7 +11,8 @@ It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hi
 "hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
 scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
 "version", "token", "throw", "faces"}``; a refused message is answered
-``{"type": "error", "code", "reason", "version"}`` and changes nothing, and
+``{"type": "error", "code", "params", "reason", "version"}`` (RULES.md §4: the refusal's code
+and params, and the reason worded in the socket's ``?lang=``) and changes nothing, and
 ``{"type": "notice", "code", "reason"}`` tells of trouble on the server's side
 (``storage_lost``: the change waits for storage to come back).
 
@@ -79,27 +80,27 @@ class Connection:
     def seat(self) -> int | None:
         return self.room.sockets.get(self.websocket)
 
-    async def receive(self, timeout: float | None, silent: tuple[str, str] = ("idle", "")) -> str | None:
+    async def receive(self, timeout: float | None, silent: str = "idle") -> str | None:
         """The next text message, or ``None`` when the socket is (to be) closed; after ``timeout``
-        seconds of silence it is closed with the refusal ``silent``."""
+        seconds of silence it is closed with the refusal whose code is ``silent``."""
         try:
             incoming = await asyncio.wait_for(self.websocket.receive(), timeout)
         except TimeoutError:
-            await self.refuse(silent[0], silent[1] or "this socket said nothing for too long")
-            await self.websocket.close(code=1001 if silent[0] == "idle" else 1013)
+            await self.refuse(Refusal(silent))
+            await self.websocket.close(code=1001 if silent == "idle" else 1013)
             return None
         if incoming["type"] == "websocket.disconnect":
             return None
         if not self.bucket.take():
-            await self.refuse("rate_limited", "too many messages: slow down")
+            await self.refuse(Refusal("rate_limited", why="messages"))
             return ""
         text: str | None = incoming.get("text")
         if text is None:
-            await self.refuse("bad_message", "messages are JSON text; binary frames are not read")
+            await self.refuse(Refusal("bad_message", why="binary"))
             await self.websocket.close(code=1003)
             return None
         if len(text) > self.settings.message_limit or len(text.encode()) > self.settings.message_limit:
-            await self.refuse("too_large", f"a message is {self.settings.message_limit} bytes at most")
+            await self.refuse(Refusal("too_large", n=self.settings.message_limit))
             await self.websocket.close(code=1009)
             return None
         return text
@@ -113,8 +114,9 @@ class Connection:
             self.room.drop(old)
             asyncio.get_running_loop().create_task(_close(old, 4009))
 
-    async def refuse(self, code: str, why: str) -> None:
-        await self.send(error_message(Refusal(code, why), self.room.table))
+    async def refuse(self, refusal: Refusal) -> None:
+        """Answer with ``refusal``, worded in the socket's language."""
+        await self.send(error_message(refusal, self.room.table, socket_language(self.websocket)))
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_text(wire.text(message))
@@ -127,7 +129,7 @@ class Connection:
         try:
             message = client_message.validate_json(text)
         except ValidationError as error:
-            await self.refuse("bad_message", reason(error))
+            await self.refuse(Refusal("bad_message", why="form", detail=reason(error)))
             return
         try:
             if isinstance(message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage):
@@ -141,7 +143,7 @@ class Connection:
             else:
                 await self.send({"type": "pong", "version": self.room.table.version})
         except Refusal as refusal:
-            await self.send(error_message(refusal, self.room.table))
+            await self.refuse(refusal)
             if refusal.code == "stale":
                 await self.send_state()
 
@@ -174,7 +176,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     try:
         room = await hub.room(table_id)
     except Refusal as refusal:
-        await websocket.send_text(wire.text(error_message(refusal, None)))
+        await websocket.send_text(wire.text(error_message(refusal, None, socket_language(websocket))))
         await websocket.close(code=4404 if refusal.code == "not_found" else 1011)
         return
     connection = Connection(hub, room, websocket, settings)
@@ -206,7 +208,8 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
         hub.release(room)
 
 
-CROWDED = ("crowded", "too many people watch this table; a seated player gets in with hello")
+CROWDED = "crowded"
+"""The refusal of a socket at a table full of spectators that shows no seat's token in time."""
 
 
 async def _seated(connection: Connection) -> str | None:
@@ -228,6 +231,6 @@ async def _seated(connection: Connection) -> str | None:
             pass
         else:
             return "" if isinstance(message, HelloMessage) else text
-    await connection.refuse(*CROWDED)
+    await connection.refuse(Refusal(CROWDED))
     await connection.websocket.close(code=1013)
     return None

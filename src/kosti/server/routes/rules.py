@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi import Path as PathParam
 
 from kosti.errors import KostiError
+from kosti.levels import levels_for
 from kosti.rules.presets import PRESETS, option_docs, variant
 from kosti.server.messages import NAME_LENGTH
 from kosti.server.refusal import Refusal
@@ -21,11 +21,11 @@ Lang = Annotated[str, Query(pattern="^(ru|en)$")]
 
 
 def bot_levels(settings: ServerSettings, family: str) -> list[str]:
-    """The bot levels offered for ``family`` games: the configured ones, else those installed."""
+    """The bot levels offered for ``family`` games: the configured ones, else every level that
+    plays some variant of it (:func:`kosti.levels.levels_for`)."""
     if settings.bot_levels is not None:
         return list(settings.bot_levels)
-    levels_for = getattr(importlib.import_module("kosti.bots"), "levels_for", None)
-    return list(levels_for(family)) if levels_for else []
+    return list(levels_for(family))
 
 
 @router.get("/presets")
@@ -41,7 +41,7 @@ async def rules(spec: str, lang: Lang = "en") -> dict[str, Any]:
     try:
         rules_ = variant(spec)
     except KostiError as error:
-        raise Refusal("bad_variant", str(error)) from None
+        raise Refusal("bad_variant", why="options", detail=str(error)) from None
     return {
         "id": rules_.preset.id,
         "spec": rules_.spec,

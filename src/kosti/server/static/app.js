@@ -41,7 +41,8 @@ function showError(message) {
 async function api(path, options = {}) {
   const response = await fetch(path, {
     ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers || {}) },
+    // a refusal comes worded in the page's language (the server reads Accept-Language)
+    headers: { "Content-Type": "application/json", "Accept-Language": language(), ...(options.headers || {}) },
   });
   let data = null;
   try {
@@ -59,21 +60,10 @@ async function api(path, options = {}) {
   return data;
 }
 
-/** A refusal of the server in the page's language: its reason (in English) says the most, so an
- * English page shows it; another language says what the refusal's code means. */
-function refusalText(code, reason) {
-  if (language() === "en") return reason;
-  const known = {
-    bad_edit: () => t("refusedEdit"),
-    illegal: () => t("refusedIllegal"),
-    stale: () => t("refusedStale"),
-    not_your_turn: () => t("refusedTurn"),
-    away: () => t("refusedAway"),
-    name_taken: () => t("refusedName"),
-    rate_limited: () => t("refusedRate"),
-    finished: () => t("finished"),
-  };
-  return known[code] ? known[code]() : reason;
+/** A refusal of the server as the page shows it: its reason, which the server words in the
+ * socket's language (?lang=) from its code and params; a generic text only when there is none. */
+function refusalText(reason) {
+  return reason || t("refusedIllegal");
 }
 
 function post(path, body) {
@@ -352,7 +342,7 @@ function connect() {
         app.gone = true;
         $("table").replaceChildren(el("p", { text: t("notFound") }));
       }
-      showError(refusalText(message.code, message.reason));
+      showError(refusalText(message.reason));
     } else if (message.type === "hint") {
       app.hint = message;
       renderTable();

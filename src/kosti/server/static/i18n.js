@@ -141,13 +141,7 @@ const EN = {
   rematchOffered: "A rematch is offered.",
   undone: "The last move was taken back.",
   edited: "Throw {n} was changed to {dice}; the game was replayed.",
-  refusedEdit: "That throw cannot be so: a later move no longer fits it.",
   refusedIllegal: "The rules do not allow that move now.",
-  refusedStale: "The table has moved on: look again.",
-  refusedTurn: "It is not your turn.",
-  refusedAway: "A bot plays your seat: take it back first.",
-  refusedName: "Someone at this table has that name already.",
-  refusedRate: "Too many requests: wait a moment.",
 };
 
 const RU = {
@@ -297,13 +291,7 @@ const RU = {
   rematchOffered: "Предложен реванш.",
   undone: "Последний ход отменён.",
   edited: "Бросок {n} исправлен на {dice}; игра пересчитана.",
-  refusedEdit: "Так этот бросок выпасть не мог: следующий ход ему уже не подходит.",
   refusedIllegal: "Правила сейчас не позволяют такой ход.",
-  refusedStale: "За столом уже что-то изменилось: посмотрите ещё раз.",
-  refusedTurn: "Сейчас не ваш ход.",
-  refusedAway: "Ваше место занимает бот: сначала верните его.",
-  refusedName: "За этим столом уже есть игрок с таким именем.",
-  refusedRate: "Слишком много запросов: подождите немного.",
 };
 
 const WORDS = { en: EN, ru: RU };

@@ -1,14 +1,31 @@
-"""Bots by level and family: the one place that knows which class plays what."""
+"""Bots by level: which bot plays a game at each level a player picks, and the one place they
+are made.
+
+A composition layer: it sits above :mod:`kosti.bots` (the heuristic and random policies),
+:mod:`kosti.solver` (the optimal ones) and :mod:`kosti.sim.table` (the table-driven policy), and
+it is the only module that joins them, so that none of them has to know the others. It is
+named for what it answers: a level (``random``, ``heuristic``, ``optimal``) is what the
+terminal, the server and the simulator ask for, and the classes behind it are its business.
+Every interface (:mod:`kosti.tui`, :mod:`kosti.commands`, :mod:`kosti.server`,
+:mod:`kosti.sim.runner`, :mod:`kosti.envs`) takes its bots from here.
+
+>>> levels_for("showdown")
+['random', 'heuristic']
+>>> make_bot("heuristic", "sheet").name
+'heuristic'
+"""
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import Literal
 
 from kosti.bots.base import Bot
 from kosti.bots.random_bot import RandomBot
+from kosti.bots.sheet import SheetBot
+from kosti.bots.showdown import ShowdownBot
+from kosti.bots.thousand import ThousandBot
 from kosti.errors import OptionError
+from kosti.games import ENGINES
 from kosti.rules.presets import Variant
 
 Level = Literal["random", "heuristic", "optimal"]
@@ -19,7 +36,6 @@ BOT_NAMES: tuple[str, ...] = (*LEVELS, "table")
 """Every bot :func:`make_bot` makes: the levels, and ``table``, the simulator's table-driven
 policy for single-column score sheets (:class:`kosti.sim.table.TableBot`)."""
 
-
 Game = Variant | str
 """What a bot is asked for: a variant (every check made), or only its family (``sheet``,
 ``thousand``, ``showdown``) where the variant is not known yet, as in a list of families."""
@@ -28,14 +44,14 @@ Game = Variant | str
 def unavailable(level: str, game: Game) -> str | None:
     """Why no ``level`` bot plays ``game`` now (one line), or ``None`` when one does.
 
-    The one check every interface offers its bots by. ``optimal`` needs the solver; for
-    «Тысяча» it also needs the exact values of this very variant at hand
+    The one check every interface offers its bots by. ``optimal`` plays every score sheet
+    and, for «Тысяча», only where the exact values of this very variant are at hand
     (:func:`kosti.solver.thousand.ready.ready`: solved before, or small enough to solve in
     seconds), so that choosing it never starts a solve of hours. Given only the family, the
     answer is whether some variant of it can have the level.
     """
     family = game if isinstance(game, str) else game.family
-    if family not in ("sheet", "thousand", "showdown"):
+    if family not in ENGINES:
         return f"unknown family of games {family!r}"
     if level in ("random", "heuristic"):
         return None
@@ -43,20 +59,16 @@ def unavailable(level: str, game: Game) -> str | None:
         return None if family == "sheet" else "the table bot plays score-sheet presets only"
     if level != "optimal":
         return f"a bot is {' | '.join(BOT_NAMES)}, not {level!r}"
+    if family == "sheet":
+        return None
     if family == "thousand":
-        if importlib.util.find_spec("kosti.solver.thousand") is None:
-            return "the «Тысяча» solver is not installed"
         if isinstance(game, str):
             return None
-        ready = importlib.import_module("kosti.solver.thousand.ready")
-        return None if ready.ready(game) else str(ready.not_ready(game))
-    if family == "sheet":
-        try:
-            solver = importlib.import_module("kosti.solver")
-        except ImportError:
-            return "the score-sheet solver is not installed"
-        if hasattr(solver, "OptimalBot"):
-            return None
+        # imported here: the «Тысяча» solver loads numba, seconds a caller asking only for a
+        # heuristic bot should not wait (tests/test_layers.py reads this import all the same)
+        from kosti.solver.thousand.ready import not_ready, ready
+
+        return None if ready(game) else str(not_ready(game))
     return f"no optimal bot plays {family} games"
 
 
@@ -76,8 +88,9 @@ def make_bot(level: str, game: Game, seed: int | str | None = None) -> Bot:
     """A bot of ``level`` (one of :data:`BOT_NAMES`) for ``game``, a variant or a family: the
     one place every interface gets its bots from.
 
-    ``seed`` feeds the random bot; the others are deterministic. Raises :class:`OptionError`
-    with the reason of :func:`unavailable` where no such bot plays ``game`` now.
+    ``seed`` feeds the random and table bots; the others are deterministic. Raises
+    :class:`OptionError` with the reason of :func:`unavailable` where no such bot plays
+    ``game`` now.
     """
     reason = unavailable(level, game)
     if reason is not None:
@@ -87,24 +100,21 @@ def make_bot(level: str, game: Game, seed: int | str | None = None) -> Bot:
         return RandomBot(seed)
     if level == "heuristic":
         if family == "sheet":
-            from kosti.bots.sheet import SheetBot
-
             return SheetBot()
         if family == "thousand":
-            from kosti.bots.thousand import ThousandBot
-
             return ThousandBot()
-        from kosti.bots.showdown import ShowdownBot
-
         return ShowdownBot()
+    # The policies above the bots are imported when asked for: the solvers load numba and the
+    # simulator's tables NumPy, and kosti.sim's own runner imports this module (a cycle at
+    # import time, none at call time).
     if level == "optimal":
         if family == "thousand":
-            advisor = importlib.import_module("kosti.solver.thousand.advisor")
-            thousand: Bot = advisor.OptimalThousandBot()
-            return thousand
-        solver = importlib.import_module("kosti.solver")
-        bot: Bot = solver.OptimalBot()
-        return bot
-    # found by name, as the solver is: the simulator builds on the bots, not they on it
-    table: Bot = importlib.import_module("kosti.sim.table").TableBot(seed)
-    return table
+            from kosti.solver.thousand.advisor import OptimalThousandBot
+
+            return OptimalThousandBot()
+        from kosti.solver import OptimalBot
+
+        return OptimalBot()
+    from kosti.sim.table import TableBot
+
+    return TableBot(seed)
