@@ -43,3 +43,11 @@ def kosti(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -
         return run_kosti(capsys, monkeypatch, *args)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Refusals and hints are worded in the locale's language unless --lang says: every test
+    starts from no locale (English), and a test that wants one sets it."""
+    for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
