@@ -241,3 +241,18 @@ def kosti_serve(database: str, log: Path, *extra: str) -> Iterator[tuple[subproc
         if process.poll() is None:
             process.kill()
         process.wait(timeout=30)
+
+
+async def seat_through(hub: Any, table_id: str, name: str) -> str:
+    """Seat ``name`` (its client seed the name) through ``hub``, a :class:`~kosti.server.hub.Hub`;
+    the seat's token."""
+    room = await hub.room(table_id)
+    token = ""
+
+    def plan(table: Any) -> list[Any]:
+        nonlocal token
+        events, token = table.plan_join(name, name)
+        return list(events)
+
+    await hub.change(room, plan)
+    return token

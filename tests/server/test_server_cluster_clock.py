@@ -9,7 +9,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from server_helpers import fast_settings, first_legal_bots, first_move, postgres_database, redis_url
+from server_helpers import (
+    fast_settings,
+    first_legal_bots,
+    first_move,
+    postgres_database,
+    redis_url,
+    seat_through,
+)
 
 from kosti.record import Record
 from kosti.server.bus import RedisBus
@@ -28,20 +35,6 @@ VARIANT = "poker-free(lower=[chance],first_player=seat)"
 def urls() -> Iterator[tuple[str, str]]:
     redis = redis_url()
     yield from ((database, redis) for database in postgres_database())
-
-
-async def seat(hub: Hub, table_id: str, name: str) -> str:
-    """Seat ``name`` through ``hub``; the seat's token."""
-    room = await hub.room(table_id)
-    token = ""
-
-    def plan(table: Table) -> list[Event]:
-        nonlocal token
-        events, token = table.plan_join(name, name)
-        return events
-
-    await hub.change(room, plan)
-    return token
 
 
 async def play_boris(hub: Hub, table_id: str, token: str, seconds: float, stop: int = 10**6) -> Table:
@@ -78,8 +71,8 @@ async def test_a_turn_timer_acts_once_and_passes_to_the_survivor(urls: tuple[str
     try:
         room = await hubs[0]._new_room(TableSettings(VARIANT, 2, timer=1), None)
         table_id = room.table.id
-        await seat(hubs[0], table_id, "Anna")  # who never moves: her clock runs out, once
-        boris = await seat(hubs[1], table_id, "Boris")
+        await seat_through(hubs[0], table_id, "Anna")  # who never moves: her clock runs out, once
+        boris = await seat_through(hubs[1], table_id, "Boris")
         await play_boris(hubs[1], table_id, boris, 30.0, stop=12)  # meanwhile her stand-in plays
         assert not room.table.over
         assert "timeout" in [entry["kind"] for entry in room.table.log]

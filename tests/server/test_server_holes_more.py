@@ -32,6 +32,7 @@ from server_helpers import (
     postgres_database,
     redis_url,
     seat_players,
+    seat_through,
     uvicorn_thread,
 )
 from sqlalchemy import create_engine, select, update
@@ -51,20 +52,6 @@ VARIANT = "poker-free(lower=[chance],first_player=seat)"
 
 
 # -- tables left in play go on after a restart, though nobody opens them ---------------------------
-
-
-async def _seat(hub: Hub, table_id: str, name: str) -> str:
-    """Seat ``name`` through ``hub``; the seat's token."""
-    room = await hub.room(table_id)
-    token = ""
-
-    def plan(table: Table) -> list[Event]:
-        nonlocal token
-        events, token = table.plan_join(name, name)
-        return events
-
-    await hub.change(room, plan)
-    return token
 
 
 async def _over_in(hub: Hub, table_id: str, seconds: float) -> Table | None:
@@ -129,8 +116,8 @@ async def test_a_restarted_process_runs_the_clock_of_a_timed_table_whose_player_
     try:
         room = await hub._new_room(TableSettings(VARIANT, 2, timer=1), None)
         table_id = room.table.id
-        await _seat(hub, table_id, "Anna")
-        boris = await _seat(hub, table_id, "Boris")
+        await seat_through(hub, table_id, "Anna")
+        boris = await seat_through(hub, table_id, "Boris")
         await hub.change(room, lambda table: table.plan_leave(boris, False))  # a stand-in plays for him
         assert room.table.seat_to_time() == 0  # Anna's move is timed
     finally:
