@@ -187,8 +187,8 @@ WORDED = [
     ),
     (
         IllegalActionError("not_among", faces=[6, 6], dice=[1, 2, 3, 4, 5]),
-        "[6, 6] are not among the dice [1, 2, 3, 4, 5]",
-        "[6, 6] нет среди костей [1, 2, 3, 4, 5]",
+        "6 6 are not among the dice 1 2 3 4 5",
+        "6 6 нет среди костей 1 2 3 4 5",
     ),
     (
         IllegalActionError("no_such_cell", cell="sevens"),
@@ -227,8 +227,8 @@ WORDED = [
     ),
     (
         IllegalActionError("not_scoring", face=3, dice=[1, 5, 3, 3, 4]),
-        "a 3 does not score in [1, 5, 3, 3, 4]",
-        "в броске [1, 5, 3, 3, 4] кость 3 очков не даёт",
+        "a 3 does not score in 1 5 3 3 4",
+        "в броске 1 5 3 3 4 кость 3 очков не даёт",
     ),
     # showdown (RULES.md §4's «holding a die not on the table», and locked holds)
     (
@@ -267,8 +267,8 @@ WORDED = [
             roll=[6, 6],
             refusal={"code": "cell_filled", "params": {"cell": "ones"}},
         ),
-        "throw 2 cannot be [6, 6]: ones is already recorded",
-        "бросок 2 не может быть [6, 6]: клетка «единицы» уже заполнена",
+        "throw 2 cannot have been 6 6: a later move no longer fits it (ones is already recorded)",
+        "бросок 2 не мог быть 6 6: следующий ход ему уже не подходит (клетка «единицы» уже заполнена)",
     ),
 ]
 
@@ -338,9 +338,9 @@ def test_the_command_line_words_a_refusal_in_the_language_asked_for(kosti: Any) 
     record = str(RECORDS / "poker-extended-illegal-hold.json")
     english = kosti("replay", record, "--json")
     assert (english.code, english.out) == (2, "")
-    assert english.err == "kosti: turn 2, action 2: hold 6 6: [6, 6] are not among the dice [1, 2, 3, 4, 5]\n"
+    assert english.err == "kosti: turn 2, action 2: hold 6 6: 6 6 are not among the dice 1 2 3 4 5\n"
     russian = kosti("replay", record, "--json", "--lang", "ru")
-    assert russian.err == "kosti: ход 2, действие 2: hold 6 6: [6, 6] нет среди костей [1, 2, 3, 4, 5]\n"
+    assert russian.err == "kosti: ход 2, действие 2: hold 6 6: 6 6 нет среди костей 1 2 3 4 5\n"
     assert kosti("replay", record, "--lang", "de").err == "kosti: --lang is ru or en, not 'de'\n"
 
 

@@ -157,6 +157,10 @@ UNITS_PARAMS = frozenset({"units"})
 """Params that hold a list of groups of faces, shown joined by ``join.or``, each as its faces
 with spaces between (``1 1 1 or 5 5 5``)."""
 
+FACES_PARAMS = frozenset({"faces", "dice", "roll"})
+"""Params that hold faces of dice, shown as the faces with spaces between (``6 6 3``), as a
+player writes them, not as a list."""
+
 
 @dataclass(frozen=True)
 class _Cell:
@@ -197,6 +201,8 @@ def _param(t: Catalog, name: str, value: Any) -> Any:
         return _Cells(tuple(_Cell(str(c), t(f"cell.{c}")) for c in value), t("join.or"))
     if name in UNITS_PARAMS and isinstance(value, list | tuple):
         return t("join.or").join(" ".join(map(str, unit)) for unit in value)
+    if name in FACES_PARAMS and isinstance(value, list | tuple):
+        return " ".join(map(str, value))
     if name == "refusal" and isinstance(value, Mapping) and "code" in value:
         return _worded(str(value["code"]), dict(value.get("params") or {}), t)
     return value

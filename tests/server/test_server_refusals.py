@@ -72,7 +72,7 @@ def refused(client: TestClient, variant: str, moves: list[Any], refused_move: An
             {"hold": [6, 6]},
             "not_among",
             {"faces": [6, 6], "dice": [1, 2, 3, 4, 5]},
-            "[6, 6] нет среди костей [1, 2, 3, 4, 5]",
+            "6 6 нет среди костей 1 2 3 4 5",
         ),
     ],
     ids=["opening", "pit", "filled", "upper_first", "not_on_the_table"],
