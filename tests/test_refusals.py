@@ -43,10 +43,6 @@ RECORDS = Path(__file__).parent / "records"
 REFUSALS = frozenset({"IllegalActionError", "Refusal", "Refused", "RuleRefusal"})
 """The classes whose first argument is a refusal's code."""
 
-NOT_YET = ("solver",)
-"""Packages whose refusals are still prose, to be given codes by their owners: the solver's three
-(``game_over``, ``not_a_sheet_decision`` and ``not_a_thousand_decision`` are worded for them)."""
-
 NOT_RAISED_LITERALLY = {
     "idle": "the socket's silence refusal, passed by its code (routes/play.py)",
     "crowded": "likewise, at a table full of spectators",
@@ -54,8 +50,6 @@ NOT_RAISED_LITERALLY = {
     "illegal": "an engine error without a code, should one appear (server.table._play)",
     "not_a_thousand_game": "games.base.options_as, by the kind of options",
     "not_a_showdown_game": "likewise",
-    "not_a_sheet_decision": "for the solver (NOT_YET)",
-    "not_a_thousand_decision": "for the solver (NOT_YET)",
 }
 """Wordings no call names by a literal code, and why they are there all the same."""
 
@@ -75,11 +69,9 @@ class Raised:
 
 
 def raised() -> Iterator[Raised]:
-    """Every refusal made with a literal code in ``src/kosti`` (outside :data:`NOT_YET`)."""
+    """Every refusal made with a literal code in ``src/kosti``."""
     for path in sorted(SRC.rglob("*.py")):
         relative = path.relative_to(SRC)
-        if relative.parts[0] in NOT_YET:
-            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
                 continue

@@ -151,7 +151,7 @@ def option_index(model: Model, action: Action) -> int:
         cells = UPPER + model.n_lower
         cell = cells_of(model.options).index(action.cell)
         return FIVE + ("score", "scratch", "announce").index(action.kind) * cells + cell
-    raise IllegalActionError(f"{action} is not a decision of score-sheet poker")
+    raise IllegalActionError("not_a_sheet_decision", action=str(action))
 
 
 def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:

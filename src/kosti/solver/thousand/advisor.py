@@ -114,7 +114,7 @@ class ThousandAdvisor:
         """The current player's chance of winning now (before the pending throw, if any)."""
         s = _thousand(state)
         if s.finished:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         turn = self.turn(s)
         if s.pending and s.turn_total == 0 and not s.confirming:
             return turn.start
@@ -142,7 +142,7 @@ class ThousandAdvisor:
             elif isinstance(action, Stop):
                 values.append(turn.at(s.turn_total, s.dice_left)[1])
             else:  # pragma: no cover - the engine offers no other decision
-                raise IllegalActionError(f"{action} is not a decision of «Тысяча»")
+                raise IllegalActionError("not_a_thousand_decision", action=str(action))
         order = sorted(range(len(decisions)), key=lambda n: -values[n])
         best = values[order[0]]
         ranked = []
