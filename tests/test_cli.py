@@ -267,6 +267,69 @@ def test_rules_bad_arguments(kosti: Any) -> None:
     assert_refused(kosti("rules", "--lang", "de"), "--lang is ru or en")
 
 
+def test_rules_in_russian_explain_every_option_in_russian(kosti: Any) -> None:
+    from kosti.rules.options import SheetOptions, ShowdownOptions, ThousandOptions
+    from kosti.rules.presets import PRESETS, option_docs, variant
+
+    for kind in (SheetOptions, ThousandOptions, ShowdownOptions):
+        # every field of every family is explained, whatever presets exist
+        for name, _value, doc in option_docs(kind(), "en"):
+            assert doc and not doc.startswith("option_doc."), name
+    for preset_id in PRESETS:
+        english = {name: doc for name, _value, doc in option_docs(variant(preset_id).options)}
+        report = kosti("rules", preset_id, "--lang", "ru", "--json").json()
+        for name, entry in report["options"].items():
+            # a meaning of its own, in Cyrillic, not the English docstring passed through
+            assert entry["doc"] and entry["doc"] != english[name], (preset_id, name)
+            assert any("а" <= ch <= "я" for ch in entry["doc"].lower()), (preset_id, name)
+            assert "RULES.md" not in entry["doc"] and "RULES.md" not in english[name]
+    shown = kosti("rules", "thousand-classic", "--lang", "ru")
+    assert "настройка" in shown.out and "смысл" in shown.out and "option" not in shown.out
+    assert "Ямы [от, до)" in " ".join(shown.out.split()).replace("│", "")
+
+
+def test_rules_take_the_language_of_the_locale(kosti: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert (
+        "Кто начинает" in kosti("rules", "poker-classic", "--json").json()["options"]["first_player"]["doc"]
+    )
+    assert_refused(kosti("rules", "poker-nope"), "нет набора правил 'poker-nope'; есть: poker-classic")
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "russian"),
+    [
+        (("play", "poker-nope"), "unknown preset 'poker-nope'", "нет набора правил 'poker-nope'"),
+        (("play", "poker-classic", "-o", "colour=red"), "has no option 'colour'", "нет настройки 'colour'"),
+        (("play", "poker-classic", "-o", "stages"), "written name=value", "пишется имя=значение"),
+        (("play", "poker-classic", "-o", "throws=0"), "throws must be at least 1", "throws: не меньше 1"),
+        (
+            ("play", "poker-classic", "--delay", "-1"),
+            "--delay is a number of seconds",
+            "--delay — число секунд",
+        ),
+        (("play", "poker-classic", "--delay", "nan"), "0 or more, not nan", "0 или больше, а не nan"),
+        (("play", "poker-showdown", "-b", "optimal"), "no optimal bot plays showdown", "безошибочного бота"),
+        (("play", "poker-classic", "-b", "table"), "a bot is random | heuristic | optimal", "бот — это"),
+        (("play", "-o", "throws=2"), "--option needs a preset", "для --option нужен набор правил"),
+        (
+            ("play", "poker-classic", "-p", "Аня", "-p", "Аня"),
+            "two players cannot share a name",
+            "одного имени",
+        ),
+        (("score", "poker-nope", "1", "2", "3", "4", "5"), "unknown preset", "нет набора правил"),
+    ],
+)
+def test_the_command_line_refuses_in_the_language_asked_for(
+    kosti: Any, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], english: str, russian: str
+) -> None:
+    assert_refused(kosti(*args), english)
+    if args[0] == "play":
+        assert_refused(kosti(*args, "--lang", "ru"), russian)
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert_refused(kosti(*args), russian)
+
+
 def test_python_dash_m_runs_the_same_command() -> None:
     ok = subprocess.run(
         [

@@ -335,8 +335,8 @@ BROKEN: list[tuple[OptionsClass, dict[str, Any], str]] = [
     (ThousandOptions, {"barrel_attempts": 0}, "barrel_attempts must be at least 1"),
     (ThousandOptions, {"dots_limit": 0}, "dots_limit must be at least 1"),
     (ThousandOptions, {"falls_limit": 0}, "falls_limit must be at least 1"),
-    (ShowdownOptions, {"rounds": 0}, "rounds and throws must be at least 1"),
-    (ShowdownOptions, {"throws": 0}, "rounds and throws must be at least 1"),
+    (ShowdownOptions, {"rounds": 0}, "rounds must be at least 1"),
+    (ShowdownOptions, {"throws": 0}, "throws must be at least 1"),
     (ShowdownOptions, {"ante": -1}, "the ante cannot be negative"),
 ]
 """Each invariant broken, at its boundary where it has one (the valid side is in :data:`VALID`)."""

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "kosti"
 RECORDS = Path(__file__).parent / "records"
 
-REFUSALS = frozenset({"IllegalActionError", "Refusal", "Refused", "RuleRefusal"})
+REFUSALS = frozenset({"IllegalActionError", "OptionRefusal", "Refusal", "Refused", "RuleRefusal"})
 """The classes whose first argument is a refusal's code."""
 
 NOT_RAISED_LITERALLY = {

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from kosti.commands import play, serve, simulate, solve
-from kosti.commands.common import LangOption, emit, fail, language, reason
+from kosti.commands.common import LangOption, emit, fail, language, reason, refuse
 from kosti.errors import KostiError
 from kosti.rules.presets import PRESETS, option_docs, variant
 from kosti.show import score_report, summary, summary_table
@@ -44,7 +44,7 @@ def score(
         rules = variant(preset)
         report = score_report(rules, dice, first_throw)
     except KostiError as error:
-        fail(str(error))
+        refuse(error)
     if as_json:
         emit(report)
         return
@@ -86,12 +86,15 @@ def replay(
 @app.command()
 def rules(
     preset: Annotated[str | None, typer.Argument(help="A preset; all presets when left out.")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="ru or en.")] = "en",
+    lang: LangOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List the presets, or show one preset's options with their values and meaning."""
-    if lang not in ("ru", "en"):
-        fail(f"--lang is ru or en, not {lang!r}")
+    """List the presets, or show one preset's options with their values and meaning, in the
+    language of ``--lang`` (or of the locale)."""
+    from kosti.i18n import catalog
+
+    lang = language(lang)
+    t = catalog(lang)
     if preset is None:
         if as_json:
             emit(
@@ -106,9 +109,9 @@ def rules(
                 ]
             )
             return
-        table = Table(title="kosti presets")
+        table = Table(title=t("rules.presets_title"))
         for column in ("id", "name", "summary"):
-            table.add_column(column)
+            table.add_column(t(f"rules.column_{column}"))
         for p in PRESETS.values():
             table.add_row(p.id, p.name(lang), p.summary(lang))
         Console().print(table)
@@ -116,12 +119,12 @@ def rules(
     try:
         rules_ = variant(preset)
     except KostiError as error:
-        fail(str(error))
+        refuse(error, lang)
     from rich.markdown import Markdown
 
     from kosti.i18n import rules_text
 
-    docs = option_docs(rules_.options)
+    docs = option_docs(rules_.options, lang)
     if as_json:
         emit(
             {
@@ -140,9 +143,10 @@ def rules(
     console.print(Markdown(rules_text(rules_.preset.family, lang)))
     table = Table()
     for column in ("option", "value", "meaning"):
-        table.add_column(column)
+        table.add_column(t(f"rules.column_{column}"))
     for name, value, doc in docs:
-        table.add_row(name, json.dumps(value, ensure_ascii=False), doc)
+        label = name if lang == "en" else f"{name}\n[dim]{t.option(name)}[/dim]"
+        table.add_row(label, json.dumps(value, ensure_ascii=False), doc)
     console.print(table)
 
 

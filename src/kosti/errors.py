@@ -49,6 +49,11 @@ class Refusal(KostiError):
         return {"code": self.code, "params": dict(self.params)}
 
 
+class OptionRefusal(OptionError, Refusal):
+    """A preset, an option or a set of options refused as data (a code and params, worded in
+    both languages): what a player types at ``kosti play`` or on the page's form."""
+
+
 class IllegalActionError(Refusal):
     """An action that the rules do not allow in this state. The state is unchanged."""
 

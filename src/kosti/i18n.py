@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from babel import Locale
 
-from kosti.errors import OptionError, RecordError, Refusal
+from kosti.errors import OptionRefusal, RecordError, Refusal
 
 Lang = Literal["en", "ru"]
 LANGUAGES: tuple[Lang, ...] = ("en", "ru")
@@ -136,7 +136,7 @@ def catalog(lang: str | None = None) -> Catalog:
     if lang is None:
         return Catalog(detect_language())
     if lang not in LANGUAGES:
-        raise OptionError(f"the language is ru or en, not {lang!r}")
+        raise OptionRefusal("bad_language", lang=lang)
     return Catalog("ru" if lang == "ru" else "en")
 
 
@@ -156,6 +156,9 @@ CELLS_PARAMS = frozenset({"cells"})
 UNITS_PARAMS = frozenset({"units"})
 """Params that hold a list of groups of faces, shown joined by ``join.or``, each as its faces
 with spaces between (``1 1 1 or 5 5 5``)."""
+
+JOINED_PARAMS = {"known": ", ", "options": ", ", "allowed": " | "}
+"""Params that hold a list of ids (presets, options, an option's values), shown joined."""
 
 FACES_PARAMS = frozenset({"faces", "dice", "roll"})
 """Params that hold faces of dice, shown as the faces with spaces between (``6 6 3``), as a
@@ -201,6 +204,8 @@ def _param(t: Catalog, name: str, value: Any) -> Any:
         return _Cells(tuple(_Cell(str(c), t(f"cell.{c}")) for c in value), t("join.or"))
     if name in UNITS_PARAMS and isinstance(value, list | tuple):
         return t("join.or").join(" ".join(map(str, unit)) for unit in value)
+    if name in JOINED_PARAMS and isinstance(value, list | tuple):
+        return JOINED_PARAMS[name].join(map(str, value))
     if name in FACES_PARAMS and isinstance(value, list | tuple):
         return " ".join(map(str, value))
     if name == "refusal" and isinstance(value, Mapping) and "code" in value:

@@ -24,7 +24,7 @@ from kosti.bots.random_bot import RandomBot
 from kosti.bots.sheet import SheetBot
 from kosti.bots.showdown import ShowdownBot
 from kosti.bots.thousand import ThousandBot
-from kosti.errors import OptionError
+from kosti.errors import OptionRefusal
 from kosti.games import ENGINES
 from kosti.rules.presets import Variant
 
@@ -41,8 +41,9 @@ Game = Variant | str
 ``thousand``, ``showdown``) where the variant is not known yet, as in a list of families."""
 
 
-def unavailable(level: str, game: Game) -> str | None:
-    """Why no ``level`` bot plays ``game`` now (one line), or ``None`` when one does.
+def unavailable(level: str, game: Game) -> OptionRefusal | None:
+    """Why no ``level`` bot plays ``game`` now (a refusal, worded in either language), or
+    ``None`` when one does.
 
     The one check every interface offers its bots by. ``optimal`` plays every score sheet
     and, for «Тысяча», only where the exact values of this very variant are at hand
@@ -52,13 +53,13 @@ def unavailable(level: str, game: Game) -> str | None:
     """
     family = game if isinstance(game, str) else game.family
     if family not in ENGINES:
-        return f"unknown family of games {family!r}"
+        return OptionRefusal("unknown_family", family=family)
     if level in ("random", "heuristic"):
         return None
     if level == "table":
-        return None if family == "sheet" else "the table bot plays score-sheet presets only"
+        return None if family == "sheet" else OptionRefusal("table_bot_sheets_only")
     if level != "optimal":
-        return f"a bot is {' | '.join(BOT_NAMES)}, not {level!r}"
+        return OptionRefusal("no_such_bot", level=level, allowed=list(BOT_NAMES))
     if family == "sheet":
         return None
     if family == "thousand":
@@ -66,10 +67,12 @@ def unavailable(level: str, game: Game) -> str | None:
             return None
         # imported here: the «Тысяча» solver loads numba, seconds a caller asking only for a
         # heuristic bot should not wait (tests/test_layers.py reads this import all the same)
-        from kosti.solver.thousand.ready import not_ready, ready
+        from kosti.solver.thousand.ready import ready, solve_command
 
-        return None if ready(game) else str(not_ready(game))
-    return f"no optimal bot plays {family} games"
+        return (
+            None if ready(game) else OptionRefusal("not_solved", spec=game.spec, command=solve_command(game))
+        )
+    return OptionRefusal("no_optimal", family=family)
 
 
 def optimal_available(game: Game) -> bool:
@@ -92,9 +95,9 @@ def make_bot(level: str, game: Game, seed: int | str | None = None) -> Bot:
     :class:`OptionError` with the reason of :func:`unavailable` where no such bot plays
     ``game`` now.
     """
-    reason = unavailable(level, game)
-    if reason is not None:
-        raise OptionError(reason)
+    refusal = unavailable(level, game)
+    if refusal is not None:
+        raise refusal
     family = game if isinstance(game, str) else game.family
     if level == "random":
         return RandomBot(seed)

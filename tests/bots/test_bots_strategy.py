@@ -121,7 +121,7 @@ def test_make_bot_refuses_unknown_levels_and_families() -> None:
         make_bot("random", "chess")
     with pytest.raises(OptionError):
         make_bot("optimal", "showdown")
-    with pytest.raises(OptionError, match="score-sheet"):
+    with pytest.raises(OptionError, match="score sheets only"):
         make_bot("table", "thousand")
 
 

@@ -26,6 +26,11 @@ def fail(reason: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def refuse(error: KostiError, lang: str | None = None) -> NoReturn:
+    """Exit 2 with what ``error`` says in ``lang`` (``None``: the locale's language)."""
+    fail(reason(error, language(lang)))
+
+
 def emit(data: Any) -> None:
     """Print ``data`` as one line of JSON (non-ASCII text as it is)."""
     typer.echo(json.dumps(data, ensure_ascii=False))

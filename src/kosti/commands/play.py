@@ -7,8 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from kosti.commands.common import fail
-from kosti.errors import KostiError
+from kosti.commands.common import fail, reason
+from kosti.errors import KostiError, OptionRefusal
 
 
 def parse_options(preset: str, options: list[str]) -> dict[str, Any]:
@@ -19,7 +19,7 @@ def parse_options(preset: str, options: list[str]) -> dict[str, Any]:
     overrides: dict[str, Any] = {}
     for text in options:
         if "=" not in text:
-            raise KostiError(f"an option is written name=value, not {text!r}")
+            raise OptionRefusal("option_syntax", text=text)
         overrides.update(variant(f"{base}({text})").overrides())
     return overrides
 
@@ -73,26 +73,33 @@ def play(
 
     try:
         t = catalog(lang)
+    except KostiError as error:
+        fail(reason(error, "en"))
+    try:
         if preset is None and option:
-            raise KostiError("--option needs a preset")
+            raise OptionRefusal("option_needs_preset")
+        if not delay >= 0:  # NaN too
+            raise OptionRefusal("bad_delay", delay=delay)
         rules = variant(preset, parse_options(preset, option or [])) if preset else None
         seats = [Seat(name) for name in player or []]
         if len({s.name for s in seats}) != len(seats):
-            raise KostiError("two players cannot share a name")
+            raise OptionRefusal("shared_name")
         for level in bot or []:
-            from kosti.levels import levels_for, unavailable
+            from kosti.levels import BOT_NAMES, levels_for, unavailable
 
             # without a preset the new-game screen opens on score sheets and checks again at the start
             game = rules if rules is not None else "sheet"
             if level not in levels_for(game):
-                reason = unavailable(level, game) or f"no {level!r} bot plays at the terminal"
-                raise KostiError(f"{reason}; bots here: {', '.join(levels_for(game))}")
+                # the table bot is the simulator's: it does not play at the terminal
+                raise unavailable(level, game) or OptionRefusal(
+                    "no_such_bot", level=level, allowed=[b for b in BOT_NAMES if b in levels_for(game)]
+                )
             seats.append(Seat(bot_name(level, [s.name for s in seats], t), level))
         resumed = load(resume) if resume is not None else None
         if resumed is not None:
             resumed.rules()
     except KostiError as error:
-        fail(str(error))
+        fail(reason(error, t.lang))
     config = PlayConfig(
         lang=t.lang,
         preset=rules.spec if rules is not None else None,
@@ -101,7 +108,7 @@ def play(
         seed=seed,
         record=record if record is not None else resume,
         resume=resumed,
-        bot_delay=max(0.0, delay),
+        bot_delay=delay,
         undo=undo,
     )
     path = KostiApp(config).run()

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from kosti.commands.common import emit, fail
+from kosti.commands.common import emit, fail, refuse
 
 
 def serve(
@@ -96,7 +96,7 @@ def serve(
     try:
         check_cluster(settings, workers)
     except KostiError as error:
-        fail(str(error))
+        refuse(error)
     try:
         store = Store(url)  # opened and migrated before listening: a bad database fails here, in one line
     except ArgumentError:
@@ -142,7 +142,7 @@ def verify(
     try:
         verdict = check(load(file))
     except KostiError as error:
-        fail(str(error))
+        refuse(error)
     if as_json:
         emit(
             {

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from kosti.commands.common import emit, fail
+from kosti.commands.common import emit, fail, refuse
 from kosti.errors import KostiError, OptionError
 
 
@@ -164,7 +164,7 @@ def simulate(
             with progress_bar(f"{side.spec}", games) as advance:
                 outcomes.append(run(side, seats, games, master, cores, vectorised, advance))
     except KostiError as error:
-        fail(str(error))
+        refuse(error)
 
     # with a comparison, the files of side A and B get -a and -b before their suffix
     suffixes = ("-a", "-b") if compare is not None else ("",)

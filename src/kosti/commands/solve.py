@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 from rich.table import Table
 
 from kosti.actions import to_json
-from kosti.commands.common import LangOption, emit, fail, language, reason
+from kosti.commands.common import LangOption, emit, fail, language, reason, refuse
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
 
@@ -80,7 +80,7 @@ def solve(
         solution = run(rules, cap=cap, fresh=fresh, progress=bar)
         seconds = time.perf_counter() - start
     except KostiError as error:
-        fail(str(error))
+        refuse(error)
     finally:
         bar.close()
     if as_json:
@@ -113,7 +113,7 @@ def _solve_thousand(rules: Any, players: int | None, floor: int | None, fresh: b
         raise typer.Exit(130) from None
     except KostiError as error:
         bar.close()
-        fail(str(error))
+        refuse(error)
     finally:
         bar.close()
     model = solution.model
@@ -182,7 +182,7 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
         value = float(advice[0].value or 0.0) if advice else advisor.position_value(state)
     except KostiError as error:
         bar.close()
-        fail(str(error))
+        refuse(error)
     finally:
         bar.close()
     shown = advice if top <= 0 else advice[:top]
@@ -231,7 +231,7 @@ def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
         judged = judge(game, ThousandAdvisor(progress=bar))
     except KostiError as error:
         bar.close()
-        fail(str(error))
+        refuse(error)
     finally:
         bar.close()
     _print_report(game, final, judged, as_json, chance=True)

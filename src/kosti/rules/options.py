@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from kosti.errors import OptionError
+from kosti.errors import OptionRefusal
 
 UPPER_CELLS: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
 POKER_LOWER: tuple[str, ...] = (
@@ -88,7 +88,7 @@ class CommonOptions:
     """Display only: pips 1..6, or card faces 9, 10, J, Q, K, A."""
 
     stake: int = 1
-    """Money per point when results are settled against the average (RULES.md §1.8)."""
+    """Money per point when results are settled against the average."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,7 @@ class SheetOptions(CommonOptions):
     """A lower cell may be scratched for 0, banking throws (``poker-fences``)."""
 
     columns: Literal["single", "fences"] = "single"
-    """``fences``: three columns played in turn: free, announced, in order (RULES.md §1.7)."""
+    """``fences``: three columns played in turn: free, announced, in order."""
 
     extra_yahtzee_bonus: int = 0
     """Bonus for each further Yahtzee once ``yahtzee`` holds 50."""
@@ -166,13 +166,13 @@ class SheetOptions(CommonOptions):
         direct call), no broken set of them reaches an engine."""
         for cell in self.lower:
             if cell not in LOWER_CELLS:
-                raise OptionError(f"unknown lower cell {cell!r}")
+                raise OptionRefusal("unknown_cell", name=cell)
         if len(set(self.lower)) != len(self.lower):
-            raise OptionError("a lower cell is listed twice")
+            raise OptionRefusal("cell_twice")
         if self.throws < 1:
-            raise OptionError("throws must be at least 1")
+            raise OptionRefusal("at_least", option="throws", n=1)
         if self.columns == "fences" and self.lower_scoring == "yahtzee":
-            raise OptionError("three columns are not played with the yahtzee sheet")
+            raise OptionRefusal("fences_yahtzee")
 
     @property
     def column_kinds(self) -> tuple[ColumnKind, ...]:
@@ -223,7 +223,11 @@ class ThousandOptions(CommonOptions):
     """Give bolts also while not opened, in a pit or on a barrel."""
 
     barrel: Literal["none", "points", "open", "capped"] = "points"
-    """The barrel rule («бочка»): see RULES.md §3.3."""
+    """The barrel rule («бочка»): ``none``; ``points``: from ``barrel_at`` the player sits on the
+    barrel at exactly ``barrel_at`` and must reach the target in one turn, with
+    ``barrel_attempts`` turns before they fall; ``open``: the target must be reached exactly, and
+    a turn that passes it earns a dot; ``capped``: a score above ``barrel_at`` is recorded as
+    ``barrel_at``, and from there the target is reached in one turn, with no limit of tries."""
 
     barrel_at: int = 880
     """Where the barrel stands (``points``, ``capped``)."""
@@ -245,17 +249,17 @@ class ThousandOptions(CommonOptions):
         a barrel at or past the target, a count that can never be reached), however they are made."""
         for low, high in self.pits:
             if not low < high:
-                raise OptionError(f"a pit runs from low to high, not [{low}, {high}]")
+                raise OptionRefusal("pit_order", low=low, high=high)
         if self.opening < 0 or self.target <= 0:
-            raise OptionError("opening must be ≥ 0 and target > 0")
+            raise OptionRefusal("opening_target")
         if self.barrel in ("points", "capped") and not 0 < self.barrel_at < self.target:
-            raise OptionError("barrel_at must lie between 0 and the target")
+            raise OptionRefusal("barrel_at", target=self.target)
         if self.opening_fail_every < 1:
-            raise OptionError("opening_fail_every must be at least 1")
+            raise OptionRefusal("at_least", option="opening_fail_every", n=1)
         for name in ("barrel_attempts", "dots_limit", "falls_limit"):
             value = getattr(self, name)
             if value is not None and value < 1:
-                raise OptionError(f"{name} must be at least 1")
+                raise OptionRefusal("at_least", option=name, n=1)
 
 
 @dataclass(frozen=True)
@@ -277,9 +281,9 @@ class ShowdownOptions(CommonOptions):
     def __post_init__(self) -> None:
         """Refuse, with :class:`OptionError`, a match without rounds or throws, or a negative ante."""
         if self.rounds < 1 or self.throws < 1:
-            raise OptionError("rounds and throws must be at least 1")
+            raise OptionRefusal("at_least", option="rounds" if self.rounds < 1 else "throws", n=1)
         if self.ante < 0:
-            raise OptionError("the ante cannot be negative")
+            raise OptionRefusal("negative", option="ante")
 
 
 Options = SheetOptions | ThousandOptions | ShowdownOptions

@@ -3,7 +3,6 @@ the canonical string form of a variant (``poker-classic(stages=free)``)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 import types
@@ -11,7 +10,7 @@ import typing
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from kosti.errors import OptionError
+from kosti.errors import OptionError, OptionRefusal
 from kosti.rules.options import (
     EXTENDED_LOWER,
     YAHTZEE_LOWER,
@@ -258,8 +257,7 @@ def preset(name: str) -> Preset:
     try:
         return PRESETS[key]
     except KeyError:
-        known = ", ".join(PRESETS)
-        raise OptionError(f"unknown preset {name!r}; known presets: {known}") from None
+        raise OptionRefusal("unknown_preset", name=name, known=list(PRESETS)) from None
 
 
 def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
@@ -272,7 +270,7 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
     """
     match = re.fullmatch(r"\s*([^()\s]+)\s*(?:\((.*)\))?\s*", name, flags=re.S)
     if not match:
-        raise OptionError(f"cannot read the variant {name!r}")
+        raise OptionRefusal("bad_spec", spec=name)
     base = preset(match.group(1))
     given: dict[str, Any] = _parse_overrides(match.group(2)) if match.group(2) else {}
     given.update(overrides or {})
@@ -282,7 +280,7 @@ def variant(name: str, overrides: dict[str, Any] | None = None) -> Variant:
     changes: dict[str, Any] = {}
     for key, value in given.items():
         if key not in valid:
-            raise OptionError(f"{base.id} has no option {key!r}; its options: {', '.join(sorted(valid))}")
+            raise OptionRefusal("no_option", preset=base.id, option=key, options=sorted(valid))
         changes[key] = _coerce(key, value, hints[key])
     # replace() runs the options' own checks (their __post_init__): one home for each invariant
     options = replace(options, **changes)
@@ -320,7 +318,7 @@ def _parse_overrides(text: str) -> dict[str, Any]:
         if not piece.strip():
             continue
         if "=" not in piece:
-            raise OptionError(f"an option is written name=value, not {piece.strip()!r}")
+            raise OptionRefusal("option_syntax", text=piece.strip())
         key, raw = piece.split("=", 1)
         result[key.strip()] = _parse_value(raw.strip())
     return result
@@ -355,8 +353,7 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
     args = typing.get_args(hint)
     if origin is Literal:
         if value not in args:
-            allowed = " | ".join(map(str, args))
-            raise OptionError(f"option {name} is one of {allowed}, not {value!r}")
+            raise OptionRefusal("option_value", why="one_of", option=name, allowed=list(args), value=value)
         return value
     if origin in (types.UnionType, typing.Union):
         if value is None and type(None) in args:
@@ -369,53 +366,36 @@ def _coerce(name: str, value: Any, hint: Any) -> Any:
         if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "on", "off"):
             return value.lower() in ("true", "yes", "on")
         if not isinstance(value, bool):
-            raise OptionError(f"option {name} is true or false, not {value!r}")
+            raise OptionRefusal("option_value", why="bool", option=name, value=value)
         return value
     if hint is int:
         if isinstance(value, str):
             try:
                 value = int(value)
             except ValueError:
-                raise OptionError(f"option {name} is a whole number, not {value!r}") from None
+                raise OptionRefusal("option_value", why="int", option=name, value=value) from None
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OptionError(f"option {name} is a whole number, not {value!r}")
+            raise OptionRefusal("option_value", why="int", option=name, value=value)
         return value
     if hint is str:
         if not isinstance(value, str):
-            raise OptionError(f"option {name} is a word, not {value!r}")
+            raise OptionRefusal("option_value", why="word", option=name, value=value)
         return value
     if origin is tuple:
         if not isinstance(value, list | tuple):
-            raise OptionError(f"option {name} is a list, not {value!r}")
+            raise OptionRefusal("option_value", why="list", option=name, value=value)
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_coerce(name, v, args[0]) for v in value)
         if len(value) != len(args):
-            raise OptionError(f"option {name} needs {len(args)} values, not {value!r}")
+            raise OptionRefusal("option_value", why="count", option=name, n=len(args), value=value)
         return tuple(_coerce(name, v, a) for v, a in zip(value, args, strict=True))
     raise OptionError(f"option {name} cannot be set")  # pragma: no cover - every field is covered
 
 
-def option_docs(options: Options) -> list[tuple[str, Any, str]]:
-    """Each option of ``options`` as (name, value, description), from the field docstrings."""
-    import ast
-    import inspect
+def option_docs(options: Options, lang: str = "en") -> list[tuple[str, Any, str]]:
+    """Each option of ``options`` as (name, value, meaning), the meaning in ``lang`` from the
+    catalogs' ``option_doc`` table (every option has one in both languages)."""
+    from kosti.i18n import catalog
 
-    docs: dict[str, str] = {}
-    for cls in reversed(type(options).__mro__):
-        if cls is object:
-            continue
-        try:
-            tree = ast.parse(inspect.getsource(cls))
-        except (OSError, TypeError):  # pragma: no cover - source always ships
-            continue
-        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for node, after in itertools.pairwise(body):
-            if (
-                isinstance(node, ast.AnnAssign)
-                and isinstance(node.target, ast.Name)
-                and isinstance(after, ast.Expr)
-                and isinstance(after.value, ast.Constant)
-                and isinstance(after.value.value, str)
-            ):
-                docs[node.target.id] = " ".join(after.value.value.replace("``", "").split())
-    return [(f.name, _to_json(getattr(options, f.name)), docs.get(f.name, "")) for f in fields(options)]
+    t = catalog(lang)
+    return [(f.name, _to_json(getattr(options, f.name)), t(f"option_doc.{f.name}")) for f in fields(options)]
