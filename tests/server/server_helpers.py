@@ -26,6 +26,9 @@ from kosti.errors import KostiError
 from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.server.app import ServerSettings
+from kosti.server.seating import plan_join
+from kosti.server.table import Table
+from kosti.server.view import TableView
 
 POSTGRES_URL = os.environ.get("KOSTI_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
@@ -45,6 +48,11 @@ class FirstLegalAdvisor(FirstLegalBot):
     def advise(self, state: GameState) -> list[Advice]:
         decisions = engine_for(state.variant).decisions(state)
         return [Advice(a, float(len(decisions) - i), float(i)) for i, a in enumerate(decisions)]
+
+
+def view(table: Table) -> dict[str, Any]:
+    """What every client of ``table`` sees, in English (:meth:`~kosti.server.view.TableView.full`)."""
+    return TableView(table).full()
 
 
 def first_legal_bots(level: str, rules: Any, seed: int) -> Bot:
@@ -251,7 +259,7 @@ async def seat_through(hub: Any, table_id: str, name: str) -> str:
 
     def plan(table: Any) -> list[Any]:
         nonlocal token
-        events, token = table.plan_join(name, name)
+        events, token = plan_join(table, name, name)
         return list(events)
 
     await hub.change(room, plan)

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from server_helpers import first_move, new_table, seat_players
 
-from kosti.server.table import LOG_TAIL
+from kosti.server.view import LOG_TAIL
 
 
 def fold(view: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:

@@ -16,15 +16,19 @@ from server_helpers import (
     postgres_database,
     redis_url,
     seat_through,
+    view,
 )
 
 from kosti.record import Record
 from kosti.server.bus import RedisBus
+from kosti.server.events import StoredEvent, TableEvent
 from kosti.server.fair import verify
 from kosti.server.hub import Hub
+from kosti.server.planning import plan_action
 from kosti.server.refusal import Refusal
+from kosti.server.seating import plan_bot
 from kosti.server.store import Store
-from kosti.server.table import Event, Table, TableSettings, token_hash
+from kosti.server.table import Table, TableSettings, token_hash
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -45,13 +49,13 @@ async def play_boris(hub: Hub, table_id: str, token: str, seconds: float, stop: 
     loop = asyncio.get_running_loop()
     until = loop.time() + seconds
     while loop.time() < until and not room.table.over and room.table.version < stop:
-        game = room.table.view()["game"]
+        game = view(room.table)["game"]
         if room.table.current_seat() == boris and game is not None:
             move = first_move(game)
             version = room.table.version
 
-            def plan(table: Table, move: Any = move, version: int = version) -> list[Event]:
-                return table.plan_action(token, version, move)
+            def plan(table: Table, move: Any = move, version: int = version) -> list[TableEvent]:
+                return plan_action(table, token, version, move)
 
             with contextlib.suppress(Refusal):
                 await hub.change(room, plan)
@@ -75,7 +79,7 @@ async def test_a_turn_timer_acts_once_and_passes_to_the_survivor(urls: tuple[str
         boris = await seat_through(hubs[1], table_id, "Boris")
         await play_boris(hubs[1], table_id, boris, 30.0, stop=12)  # meanwhile her stand-in plays
         assert not room.table.over
-        assert "timeout" in [entry["kind"] for entry in room.table.log]
+        assert "timeout" in [entry.event.kind for entry in room.table.log]
         # the process that drives the table stops without a word; the other takes over
         owner = 0 if await hubs[0].bus.claim(table_id) else 1
         await hubs[owner].close()
@@ -110,7 +114,7 @@ async def test_a_table_of_bots_alone_goes_on_when_its_process_stops(urls: tuple[
         room = await hubs[0]._new_room(TableSettings(VARIANT, 2, owner_sha256=token_hash("owner")), None)
         table_id = room.table.id
         for seat_number in (0, 1):
-            await hubs[0].change(room, lambda table, n=seat_number: table.plan_bot("owner", n, "first"))
+            await hubs[0].change(room, lambda table, n=seat_number: plan_bot(table, "owner", n, "first"))
         while room.table.version < 8:
             await asyncio.sleep(0.02)
         assert table_id not in hubs[1].rooms  # nobody watches it there
@@ -141,7 +145,7 @@ async def test_a_process_hears_the_tables_it_follows_in_the_order_committed_and_
     redis = redis_url()
     heard: list[tuple[str, int]] = []
 
-    async def published(table_id: str, version: int, events: list[Event], changes: Any) -> None:
+    async def published(table_id: str, version: int, events: list[StoredEvent], changes: Any) -> None:
         heard.append((table_id, version))
 
     async def reconnected() -> None:
@@ -182,7 +186,7 @@ async def test_a_publisher_whose_connection_is_cut_sends_on_a_new_one() -> None:
     redis = redis_url()
     heard: list[int] = []
 
-    async def published(table_id: str, version: int, events: list[Event], changes: Any) -> None:
+    async def published(table_id: str, version: int, events: list[StoredEvent], changes: Any) -> None:
         heard.append(version)
 
     async def reconnected() -> None:

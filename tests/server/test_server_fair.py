@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_helpers import first_legal_bots
+from server_helpers import first_legal_bots, view
 
 from kosti.actions import Action, CellAction, Roll
 from kosti.bots.base import play_out
@@ -20,6 +20,8 @@ from kosti.record import Record, Recorder, replay
 from kosti.roller import FairDice, ScriptedDice, commitment, fair_die
 from kosti.rules.presets import variant
 from kosti.server.fair import combine_client_seeds, game_result, rolloff, verify
+from kosti.server.planning import plan_action
+from kosti.server.seating import plan_join, plan_leave
 from kosti.server.table import Table, TableSettings
 
 SEED = bytes(range(32))
@@ -82,7 +84,7 @@ def server_table(preset: str = "poker-classic") -> tuple[Table, dict[str, str]]:
     table = Table("t1", TableSettings(preset, 2), SEED, first_legal_bots, stand_in="first")
     tokens: dict[str, str] = {}
     for name in ("Anna", "Boris"):
-        events, tokens[name] = table.plan_join(name, f"seed-{name}")
+        events, tokens[name] = plan_join(table, name, f"seed-{name}")
         for event in events:
             table.apply(event)
     return table, tokens
@@ -96,9 +98,9 @@ def play_turns(table: Table, tokens: dict[str, str], turns: int) -> None:
         seat = table.current_seat()
         if seat is None:
             return
-        game = table.view()["game"]
+        game = view(table)["game"]
         action = "throw" if game["to_throw"] else next(d for d in game["decisions"] if "score" in d)
-        for event in table.plan_action(names[seat], table.version, action):
+        for event in plan_action(table, names[seat], table.version, action):
             table.apply(event)
 
 
@@ -115,7 +117,7 @@ def abandoned_record() -> Record:
     table, tokens = server_table()
     play_turns(table, tokens, 4)
     for token in tokens.values():
-        for event in table.plan_leave(token, resign=False):
+        for event in plan_leave(table, token, resign=False):
             table.apply(event)
     assert table.status == "abandoned"
     return Record.from_json(table.record().to_json())

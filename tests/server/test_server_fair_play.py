@@ -25,12 +25,16 @@ from server_helpers import (
     postgres_database,
     redis_url,
     uvicorn_thread,
+    view,
 )
 from websockets.sync.client import ClientConnection, connect
 
 from kosti.actions import Roll
 from kosti.server.app import create_app, installed_bots
-from kosti.server.table import Event, Refusal, Table, TableSettings, token_hash
+from kosti.server.events import TableEvent
+from kosti.server.planning import plan_action
+from kosti.server.seating import plan_bot, plan_join
+from kosti.server.table import Refusal, Table, TableSettings, token_hash
 
 SEED = bytes(range(32))
 OTHER_SEED = bytes(range(100, 132))
@@ -44,7 +48,7 @@ THOUSAND = "thousand-classic(first_player=seat)"
 
 def seated(
     variant: str, seed: bytes = SEED, mode: str = "online"
-) -> tuple[Table, dict[int, str], list[Event]]:
+) -> tuple[Table, dict[int, str], list[TableEvent]]:
     """Alice and Mallory at a started table of ``variant``; their tokens by seat, and the log."""
     table = Table(
         "t1",
@@ -53,9 +57,9 @@ def seated(
         first_legal_bots,
     )
     tokens: dict[int, str] = {}
-    log: list[Event] = []
+    log: list[TableEvent] = []
     for name in ("Alice", "Mallory"):
-        events, token = table.plan_join(name, f"seed{name}")
+        events, token = plan_join(table, name, f"seed{name}")
         for event in events:
             table.apply(event)
         log.extend(events)
@@ -63,30 +67,30 @@ def seated(
     return table, tokens, log
 
 
-def move(table: Table, tokens: dict[int, str], action: Any, log: list[Event] | None = None) -> list[Any]:
+def move(table: Table, tokens: dict[int, str], action: Any, log: list[TableEvent] | None = None) -> list[Any]:
     seat = table.current_seat()
     if seat is None:
         raise AssertionError("nobody is to move")
-    events = table.plan_action(tokens[seat], table.version, action)
+    events = plan_action(table, tokens[seat], table.version, action)
     for event in events:
         table.apply(event)
     if log is not None:
         log.extend(events)
-    actions: list[Any] = events[0][1]["actions"]
+    actions: list[Any] = events[0].to_json()["actions"]
     return actions
 
 
 def answer(table: Table, token: str, message: Any) -> tuple[str, str] | list[Any]:
     """What the server would answer ``message``: the refusal's code and reason, or the actions it plays."""
     try:
-        events = table.plan_action(token, table.version, message)
+        events = plan_action(table, token, table.version, message)
     except Refusal as refusal:
         return refusal.code, refusal.reason
-    actions: list[Any] = events[0][1]["actions"]
+    actions: list[Any] = events[0].to_json()["actions"]
     return actions
 
 
-def twin(log: list[Event], variant: str, seed: bytes) -> Table:
+def twin(log: list[TableEvent], variant: str, seed: bytes) -> Table:
     """The same table, its log applied again, whose dice from now on come from ``seed``: what is
     shown is the same, what is not yet thrown differs."""
     table = Table("t1", TableSettings(variant, 2, owner_sha256=token_hash(OWNER)), SEED, first_legal_bots)
@@ -207,7 +211,7 @@ def test_no_answer_depends_on_dice_not_yet_shown(variant: str, moves: int, messa
         state = table.state
         if state is None or table.over:
             break
-        game = table.view()["game"]
+        game = view(table)["game"]
         move(table, tokens, "throw" if game["to_throw"] else game["decisions"][0], log)
     seat = table.current_seat()
     if seat is None:
@@ -236,16 +240,16 @@ def test_only_a_seated_player_or_the_creator_seats_a_bot() -> None:
     fresh = Table("t2", TableSettings(POKER, 3, owner_sha256=token_hash(OWNER)), SEED, first_legal_bots)
     for stranger in ("", "x" * 32, tokens[0]):  # a token of another table is a stranger's here
         with pytest.raises(Refusal) as refused:
-            fresh.plan_bot(stranger, None, "first")
+            plan_bot(fresh, stranger, None, "first")
         assert refused.value.code == "unknown_token"
-    assert fresh.plan_bot(OWNER, None, "first")[0][0] == "bot"
-    events, anna = fresh.plan_join("Anna", "a")
+    assert plan_bot(fresh, OWNER, None, "first")[0].kind == "bot"
+    events, anna = plan_join(fresh, "Anna", "a")
     for event in events:
         fresh.apply(event)
-    assert fresh.plan_bot(anna, None, "first")[0][0] == "bot"
+    assert plan_bot(fresh, anna, None, "first")[0].kind == "bot"
     unowned = Table("t3", TableSettings(POKER, 3), SEED, first_legal_bots)
     with pytest.raises(Refusal):
-        unowned.plan_bot(OWNER, None, "first")
+        plan_bot(unowned, OWNER, None, "first")
 
 
 @pytest.mark.parametrize(
@@ -255,7 +259,7 @@ def test_only_a_seated_player_or_the_creator_seats_a_bot() -> None:
 def test_a_name_nobody_can_see_is_refused(name: str) -> None:
     table = Table("t1", TableSettings(POKER, 2), SEED, first_legal_bots)
     with pytest.raises(Refusal) as refused:
-        table.plan_join(name, "a")
+        plan_join(table, name, "a")
     assert refused.value.code == "bad_name"
 
 
@@ -266,15 +270,15 @@ def test_a_name_a_bot_is_shown_under_is_refused(name: str) -> None:
     """Whether or not that bot sits there yet: its seat may take one later."""
     table = Table("t1", TableSettings(POKER, 3), SEED, first_legal_bots)
     with pytest.raises(Refusal) as refused:
-        table.plan_join(name, "a")
+        plan_join(table, name, "a")
     assert refused.value.code == "name_taken"
 
 
 @pytest.mark.parametrize("name", ["Smart", "Smarty 2", "Ё", "7", "Anna 2"])
 def test_names_that_only_resemble_a_bot_s_are_kept(name: str) -> None:
     table = Table("t1", TableSettings(POKER, 2), SEED, first_legal_bots)
-    events, _ = table.plan_join(name, "a")
-    assert events[0][1]["name"] == name
+    events, _ = plan_join(table, name, "a")
+    assert events[0].to_json()["name"] == name
 
 
 # -- a real server, one process and two workers ------------------------------------------------
@@ -337,7 +341,7 @@ def test_the_server_refuses_every_probe_of_a_seated_cheater(server: str) -> None
         assert "[1" not in error["reason"]
         state = send(ws, version, tokens["Alice"], "throw")
         version = state["version"]
-        shown = state["table"]["game"]["dice"]
+        shown = state["table"]["game"]["turn_view"]["dice"]
         error = send(ws, version, tokens["Alice"], [{"hold": shown[:2]}, "throw", {"hold": [1, 1, 1, 1, 1]}])
         assert error["code"] == "throw_last", error
         # playing on into Mallory's turn
@@ -369,7 +373,7 @@ def test_record_of_a_probed_table_is_verified_fair(tmp_path: Path) -> None:
             break
         mover = tokens[table.current_seat() or 0]
         answer(table, mover, ["throw", {"hold": [1, 1, 1, 1, 1]}])
-        game = table.view()["game"]
+        game = view(table)["game"]
         move(table, tokens, "throw" if game["to_throw"] else game["decisions"][0])
     assert table.over
     from kosti.server.fair import verify

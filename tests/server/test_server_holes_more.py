@@ -42,11 +42,13 @@ from kosti.server import bus as bus_module
 from kosti.server import dispatch, headers
 from kosti.server.app import create_app
 from kosti.server.bus import RedisBus
+from kosti.server.events import StoredEvent
 from kosti.server.hub import Hub
 from kosti.server.limits import address_group
 from kosti.server.run import uvicorn_options
+from kosti.server.seating import plan_bot, plan_leave
 from kosti.server.store import Store, tables
-from kosti.server.table import Event, Table, TableSettings, token_hash
+from kosti.server.table import Table, TableSettings, token_hash
 
 VARIANT = "poker-free(lower=[chance],first_player=seat)"
 
@@ -86,7 +88,7 @@ async def test_a_restarted_process_plays_on_a_table_of_bots_alone(database_url: 
         room = await hub._new_room(TableSettings(VARIANT, 2, owner_sha256=token_hash("owner")), None)
         table_id = room.table.id
         for seat in (0, 1):
-            await hub.change(room, lambda table, n=seat: table.plan_bot("owner", n, "first"))
+            await hub.change(room, lambda table, n=seat: plan_bot(table, "owner", n, "first"))
         while room.table.version < 8:
             await asyncio.sleep(0.01)
     finally:
@@ -118,7 +120,7 @@ async def test_a_restarted_process_runs_the_clock_of_a_timed_table_whose_player_
         table_id = room.table.id
         await seat_through(hub, table_id, "Anna")
         boris = await seat_through(hub, table_id, "Boris")
-        await hub.change(room, lambda table: table.plan_leave(boris, False))  # a stand-in plays for him
+        await hub.change(room, lambda table: plan_leave(table, boris, False))  # a stand-in plays for him
         assert room.table.seat_to_time() == 0  # Anna's move is timed
     finally:
         await hub.close()  # stopped before her time ran out
@@ -551,7 +553,7 @@ async def test_redis_down_is_logged_once_and_its_return_with_what_failed(
     heard: list[int] = []
     reconnects: list[float] = []
 
-    async def published(table_id: str, version: int, events: list[Event], changes: Any) -> None:
+    async def published(table_id: str, version: int, events: list[StoredEvent], changes: Any) -> None:
         heard.append(version)
 
     async def reconnected() -> None:

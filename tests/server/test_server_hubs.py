@@ -14,11 +14,14 @@ import pytest
 from server_helpers import fast_settings, first_legal_bots
 
 from kosti.server.bus import Changes, LocalBus
+from kosti.server.events import StoredEvent, TableEvent
 from kosti.server.hub import Hub
 from kosti.server.messages import CreateTable
+from kosti.server.planning import plan_action
 from kosti.server.refusal import Refusal
+from kosti.server.seating import plan_join
 from kosti.server.store import Store
-from kosti.server.table import Event, Table, TableSettings
+from kosti.server.table import Table, TableSettings
 
 
 class Socket:
@@ -36,8 +39,8 @@ class Socket:
 
 
 def joining(name: str) -> Any:
-    def plan(table: Table) -> list[Event]:
-        return table.plan_join(name, name)[0]
+    def plan(table: Table) -> list[TableEvent]:
+        return plan_join(table, name, name)[0]
 
     return plan
 
@@ -56,9 +59,9 @@ async def test_a_join_at_a_process_that_is_behind_reads_what_it_missed_and_goes_
         await first.change(room, joining("Anna"))  # version 1, unknown to the second hub
         planned: list[int] = []
 
-        def boris(table: Table) -> list[Event]:
+        def boris(table: Table) -> list[TableEvent]:
             planned.append(table.version)
-            return table.plan_join("Boris", "Boris")[0]
+            return plan_join(table, "Boris", "Boris")[0]
 
         await second.change(behind, boris)  # its first write, of version 1, is refused
         assert planned == [0, 1]  # so it is planned again, on the table as the other left it
@@ -83,18 +86,18 @@ async def test_a_move_at_a_process_that_is_behind_is_refused_as_stale_and_it_cat
         room = await first._new_room(TableSettings("poker-free", 1), None)
         token = ""
 
-        def anna(table: Table) -> list[Event]:
+        def anna(table: Table) -> list[TableEvent]:
             nonlocal token
-            events, token = table.plan_join("Anna", "Anna")
+            events, token = plan_join(table, "Anna", "Anna")
             return events
 
         await first.change(room, anna)  # join and start: version 2
         behind = await second.room(room.table.id)
         watcher = Socket()
         behind.sockets[watcher] = None  # type: ignore[index]
-        await first.change(room, lambda table: table.plan_action(token, 2, "throw"))  # version 3
+        await first.change(room, lambda table: plan_action(table, token, 2, "throw"))  # version 3
         with pytest.raises(Refusal) as stale:  # the same player's next move, seen at version 2
-            await second.change(behind, lambda table: table.plan_action(token, 2, "throw"))
+            await second.change(behind, lambda table: plan_action(table, token, 2, "throw"))
         assert stale.value.code == "stale"
         assert behind.table.version == 3  # it read what the other wrote
         assert watcher.sent[-1]["version"] == 3  # and showed it
@@ -130,7 +133,7 @@ async def test_a_published_commit_is_shown_in_order_and_a_gap_is_read_from_the_l
         assert other.table.status == "playing"
         assert [s.name for s in other.table.seats if s] == ["Anna", "Boris", "Vera"]
         assert [m["version"] for m in watcher.sent] == [1, 4]
-        assert anna["name"] == "Anna"
+        assert anna.name == "Anna"
     finally:
         await first.close()
         await second.close()
@@ -156,9 +159,9 @@ class RecordingBus(LocalBus):
     """Publishes to nobody, but keeps what it was given."""
 
     def __init__(self) -> None:
-        self.published: list[tuple[str, int, list[Event], Changes]] = []
+        self.published: list[tuple[str, int, list[StoredEvent], Changes]] = []
 
-    async def publish(self, table_id: str, version: int, events: list[Event], changes: Changes) -> None:
+    async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
         self.published.append((table_id, version, events, changes))
 
 
@@ -184,12 +187,12 @@ async def test_the_change_another_process_sent_is_sent_as_it_is_where_the_same_v
         def computed(lang: str) -> dict[str, Any]:
             raise AssertionError("the view was computed again")
 
-        computing = other.table._body
-        other.table._body = computed  # type: ignore[method-assign]
+        computing = other.view._body
+        other.view._body = computed  # type: ignore[method-assign]
         await second.published(table_id, version, events, changes)
         assert theirs.texts[-1] == mine.texts[-1]  # the very text, not made again
-        assert other.table.body("en") == json.loads(json.dumps(room.table.body("en")))
-        other.table._body = computing  # type: ignore[method-assign]
+        assert other.view.body("en") == json.loads(json.dumps(room.view.body("en")))
+        other.view._body = computing  # type: ignore[method-assign]
 
         # a change reckoned from another version than the one shown here is not sent
         await first.change(room, joining("Boris"))

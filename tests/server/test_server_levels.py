@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 from helpers import TINY_THOUSAND
-from server_helpers import fast_settings
+from server_helpers import fast_settings, view
 
 from kosti.bots.thousand import ThousandBot
 from kosti.rules.presets import variant
 from kosti.server.app import create_app, installed_bots
 from kosti.server.refusal import Refusal
+from kosti.server.seating import plan_bot
 from kosti.server.table import Table, TableSettings, token_hash
 from kosti.solver.thousand.advisor import OptimalThousandBot
 
@@ -26,22 +27,22 @@ SMALL = (
 
 def test_the_server_seats_and_hints_follow_the_one_check(sqlite_url: str) -> None:
     full = Table("full", TableSettings(FULL, 2, owner_sha256=token_hash("owner")), b"seed", installed_bots)
-    assert full.view()["bot_levels"] == ["random", "heuristic"]
+    assert view(full)["bot_levels"] == ["random", "heuristic"]
     with pytest.raises(Refusal, match="kosti solve thousand-classic --players 2"):
-        full.plan_bot("owner", 1, "optimal")
+        plan_bot(full, "owner", 1, "optimal")
     tiny = Table(
         "tiny",
         TableSettings(variant(TINY).spec, 2, owner_sha256=token_hash("owner")),
         b"seed",
         installed_bots,
     )
-    assert tiny.view()["bot_levels"] == ["random", "heuristic", "optimal"]
-    assert tiny.plan_bot("owner", 1, "optimal")[0][1]["level"] == "optimal"
+    assert view(tiny)["bot_levels"] == ["random", "heuristic", "optimal"]
+    assert plan_bot(tiny, "owner", 1, "optimal")[0].to_json()["level"] == "optimal"
     settings = fast_settings(sqlite_url, hint_levels=("optimal", "heuristic"))
     with TestClient(create_app(settings, bots=installed_bots)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
-        assert isinstance(hub.advisor(variant(FULL)), ThousandBot)
-        assert isinstance(hub.advisor(variant(TINY)), OptimalThousandBot)
+        assert isinstance(hub.hints.advisor(variant(FULL)), ThousandBot)
+        assert isinstance(hub.hints.advisor(variant(TINY)), OptimalThousandBot)
 
 
 @pytest.mark.parametrize(("lang", "words"), [("en", "chance of winning"), ("ru", "шанс на победу")])

@@ -9,14 +9,17 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_helpers import add_bot, fast_settings, first_legal_bots, new_table, seat_players
+from server_helpers import add_bot, fast_settings, first_legal_bots, new_table, seat_players, view
 
 from kosti.actions import Roll
 from kosti.record import Record
 from kosti.rules.presets import PRESETS
 from kosti.server.app import create_app
+from kosti.server.events import TableEvent
 from kosti.server.fair import verify
-from kosti.server.table import Event, Refusal, Table, TableSettings
+from kosti.server.planning import plan_abandon, plan_action, plan_bot_move, plan_edit, plan_timeout, plan_undo
+from kosti.server.seating import plan_back, plan_join, plan_leave
+from kosti.server.table import Refusal, Table, TableSettings
 
 SEED = bytes(range(32))
 
@@ -31,14 +34,14 @@ def life_table(variant: str = "poker-free(lower=[chance])", seats: int = 2, **se
 def sit(t: Table, names: list[str]) -> dict[int, str]:
     tokens = {}
     for name in names:
-        events, token = t.plan_join(name, "seed" + name)
+        events, token = plan_join(t, name, "seed" + name)
         for event in events:
             t.apply(event)
         tokens[t.seat_of(token)] = token
     return tokens
 
 
-def play(t: Table, events: list[Event]) -> None:
+def play(t: Table, events: list[TableEvent]) -> None:
     for event in events:
         t.apply(event)
 
@@ -103,18 +106,18 @@ def test_a_move_not_made_in_time_goes_to_a_stand_in_until_the_player_is_back() -
     first = t.current_seat()
     assert first is not None
     assert t.seat_to_time() == first
-    assert t.plan_timeout(first, t.version - 1) == []  # the table has moved on since
-    play(t, t.plan_timeout(first, t.version))
+    assert plan_timeout(t, first, t.version - 1) == []  # the table has moved on since
+    play(t, plan_timeout(t, first, t.version))
     assert t.seats[first] is not None and t.seats[first].away
     assert t.bot_to_move() == first  # the other player is there: the stand-in plays
     with pytest.raises(Refusal) as refused:
-        t.plan_action(tokens[first], t.version, "throw")
+        plan_action(t, tokens[first], t.version, "throw")
     assert refused.value.code == "away"
-    play(t, t.plan_bot_move())
-    play(t, t.plan_back(tokens[first]))
+    play(t, plan_bot_move(t))
+    play(t, plan_back(t, tokens[first]))
     assert t.seats[first].present
     with pytest.raises(Refusal):
-        t.plan_back(tokens[first])  # not away any more
+        plan_back(t, tokens[first])  # not away any more
 
 
 def test_a_table_whose_players_are_all_away_waits_then_is_abandoned_with_its_seed_shown() -> None:
@@ -123,14 +126,14 @@ def test_a_table_whose_players_are_all_away_waits_then_is_abandoned_with_its_see
     for _ in range(2):
         seat = t.seat_to_time()
         assert seat is not None
-        play(t, t.plan_timeout(seat, t.version))
+        play(t, plan_timeout(t, seat, t.version))
         # a stand-in plays the away seat's turn while the other player is there
         while t.bot_to_move() is not None:
-            play(t, t.plan_bot_move())
+            play(t, plan_bot_move(t))
     assert not t.present()
     assert t.bot_to_move() is None  # nobody there: nothing moves
     assert t.fair() is not None and "server_seed" not in t.fair()
-    play(t, t.plan_abandon(t.version))
+    play(t, plan_abandon(t, t.version))
     assert t.status == "abandoned"
     assert t.fair()["server_seed"] == SEED.hex()
     record = t.record()
@@ -138,17 +141,17 @@ def test_a_table_whose_players_are_all_away_waits_then_is_abandoned_with_its_see
     verdict = verify(Record.from_json(record.to_json()))
     assert verdict.fair, verdict.reason
     with pytest.raises(Refusal):
-        t.plan_action(tokens[0], t.version, "throw")
+        plan_action(t, tokens[0], t.version, "throw")
 
 
 def test_a_player_who_comes_back_before_the_wait_ends_keeps_the_game() -> None:
     t = life_table(seats=1, timer=30)
     tokens = sit(t, ["Anna"])
-    play(t, t.plan_timeout(0, t.version))
+    play(t, plan_timeout(t, 0, t.version))
     waited = t.version
-    play(t, t.plan_back(tokens[0]))
-    assert t.plan_abandon(waited) == []
-    assert t.plan_abandon(t.version) == []  # Anna is there
+    play(t, plan_back(t, tokens[0]))
+    assert plan_abandon(t, waited) == []
+    assert plan_abandon(t, t.version) == []  # Anna is there
     assert t.status == "playing"
 
 
@@ -177,7 +180,7 @@ def test_the_server_times_a_move_out_and_the_page_hears_of_it(life_client: TestC
 def test_leaving_before_the_start_frees_the_seat() -> None:
     t = life_table(seats=3)
     tokens = sit(t, ["Anna", "Boris"])
-    play(t, t.plan_leave(tokens[1], resign=False))
+    play(t, plan_leave(t, tokens[1], resign=False))
     assert t.seats[1] is None
     assert t.status == "waiting"
 
@@ -185,12 +188,12 @@ def test_leaving_before_the_start_frees_the_seat() -> None:
 def test_a_resigned_player_is_played_out_and_the_last_to_go_abandons_the_game() -> None:
     t = life_table()
     tokens = sit(t, ["Anna", "Boris"])
-    play(t, t.plan_leave(tokens[0], resign=True))
+    play(t, plan_leave(t, tokens[0], resign=True))
     assert t.seats[0] is not None and t.seats[0].left and t.seats[0].resigned
     assert t.status == "playing"
     with pytest.raises(Refusal):
-        t.plan_leave(tokens[0], resign=False)  # gone already
-    play(t, t.plan_leave(tokens[1], resign=False))
+        plan_leave(t, tokens[0], resign=False)  # gone already
+    play(t, plan_leave(t, tokens[1], resign=False))
     assert t.status == "abandoned"
     assert "server_seed" in (t.fair() or {})
 
@@ -257,63 +260,63 @@ def keeper(variant: str = "poker-free(lower=[chance])", seats: int = 1) -> tuple
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_the_faces_of_a_real_throw_are_typed_in_for_every_preset(preset: str) -> None:
     t, tokens = keeper(preset)
-    game = t.view()["game"]
+    game = view(t)["game"]
     assert game["may_throw"]  # the first throw is typed in (in fences an announcement may come first)
-    play(t, t.plan_action(tokens[0], t.version, {"roll": [1, 2, 3, 4, 5]}))
-    assert t.view()["game"]["throws"] == [{"n": 1, "player": "Anna", "faces": [1, 2, 3, 4, 5]}]
+    play(t, plan_action(t, tokens[0], t.version, {"roll": [1, 2, 3, 4, 5]}))
+    assert view(t)["game"]["throws"] == [{"n": 1, "player": "Anna", "faces": [1, 2, 3, 4, 5]}]
     with pytest.raises(Refusal):
-        t.plan_action(tokens[0], t.version, {"roll": [1, 2, 3, 4, 7]})
+        plan_action(t, tokens[0], t.version, {"roll": [1, 2, 3, 4, 7]})
 
 
 def test_undo_takes_back_the_last_action_and_only_at_a_scorekeeper_table() -> None:
     t, tokens = keeper()
     with pytest.raises(Refusal) as refused:
-        t.plan_undo(tokens[0], t.version)
+        plan_undo(t, tokens[0], t.version)
     assert refused.value.code == "nothing_to_undo"
-    play(t, t.plan_action(tokens[0], t.version, {"roll": [6, 6, 6, 2, 1]}))
-    kept = t.view()["game"]
-    play(t, t.plan_action(tokens[0], t.version, [{"hold": [6, 6, 6]}, {"roll": [6, 6]}]))
-    assert t.view()["game"]["dice"] == [6, 6, 6, 6, 6]
-    play(t, t.plan_undo(tokens[0], t.version))
-    again = t.view()["game"]
-    assert again["dice"] == kept["dice"]
+    play(t, plan_action(t, tokens[0], t.version, {"roll": [6, 6, 6, 2, 1]}))
+    kept = view(t)["game"]
+    play(t, plan_action(t, tokens[0], t.version, [{"hold": [6, 6, 6]}, {"roll": [6, 6]}]))
+    assert view(t)["game"]["turn_view"]["dice"] == [6, 6, 6, 6, 6]
+    play(t, plan_undo(t, tokens[0], t.version))
+    again = view(t)["game"]
+    assert again["turn_view"] == kept["turn_view"]
     assert again["decisions"] == kept["decisions"]
     assert again["throws"] == kept["throws"]
     online = life_table()
     online_tokens = sit(online, ["Anna", "Boris"])
     with pytest.raises(Refusal):
-        online.plan_undo(online_tokens[0], online.version)
+        plan_undo(online, online_tokens[0], online.version)
 
 
 def test_a_past_throw_is_edited_and_the_game_replayed_from_the_record() -> None:
     t, tokens = keeper("poker-classic")  # upper cells score (count − 3) × face («школа»)
-    play(t, t.plan_action(tokens[0], t.version, {"roll": [2, 2, 3, 4, 5]}))
-    play(t, t.plan_action(tokens[0], t.version, {"score": "twos"}))
-    play(t, t.plan_action(tokens[0], t.version, {"roll": [1, 1, 1, 6, 6]}))
-    assert t.view()["game"]["scores"] == [-2]  # two twos: (2 − 3) × 2
-    play(t, t.plan_edit(tokens[0], t.version, 1, [2, 2, 2, 2, 5]))
-    game = t.view()["game"]
+    play(t, plan_action(t, tokens[0], t.version, {"roll": [2, 2, 3, 4, 5]}))
+    play(t, plan_action(t, tokens[0], t.version, {"score": "twos"}))
+    play(t, plan_action(t, tokens[0], t.version, {"roll": [1, 1, 1, 6, 6]}))
+    assert view(t)["game"]["scores"] == [-2]  # two twos: (2 − 3) × 2
+    play(t, plan_edit(t, tokens[0], t.version, 1, [2, 2, 2, 2, 5]))
+    game = view(t)["game"]
     assert game["scores"] == [2]  # four twos: (4 − 3) × 2
-    assert game["dice"] == [1, 1, 1, 6, 6]
+    assert game["turn_view"]["dice"] == [1, 1, 1, 6, 6]
     assert [th["faces"] for th in game["throws"]] == [[2, 2, 2, 2, 5], [1, 1, 1, 6, 6]]
     assert t.record().turns[0].actions[0] == Roll((2, 2, 2, 2, 5))
 
 
 def test_an_edit_the_later_moves_do_not_fit_is_refused_and_changes_nothing() -> None:
     t, tokens = keeper()
-    play(t, t.plan_action(tokens[0], t.version, {"roll": [6, 6, 3, 4, 5]}))
-    play(t, t.plan_action(tokens[0], t.version, [{"hold": [6, 6]}, {"roll": [1, 2, 3]}]))
-    before = (t.version, t.view()["game"])
+    play(t, plan_action(t, tokens[0], t.version, {"roll": [6, 6, 3, 4, 5]}))
+    play(t, plan_action(t, tokens[0], t.version, [{"hold": [6, 6]}, {"roll": [1, 2, 3]}]))
+    before = (t.version, view(t)["game"])
     with pytest.raises(Refusal) as refused:
-        t.plan_edit(tokens[0], t.version, 1, [1, 2, 3, 4, 5])  # no sixes to hold then
+        plan_edit(t, tokens[0], t.version, 1, [1, 2, 3, 4, 5])  # no sixes to hold then
     assert refused.value.code == "bad_edit"
     assert "throw 1" in refused.value.reason
     for wrong in ([1, 2, 3], [1, 2, 3, 4, 7]):
         with pytest.raises(Refusal):
-            t.plan_edit(tokens[0], t.version, 1, wrong)  # three dice, not five; no face 7
+            plan_edit(t, tokens[0], t.version, 1, wrong)  # three dice, not five; no face 7
     with pytest.raises(Refusal):
-        t.plan_edit(tokens[0], t.version, 3, [1, 2, 3])  # there is no third throw
-    assert (t.version, t.view()["game"]) == before
+        plan_edit(t, tokens[0], t.version, 3, [1, 2, 3])  # there is no third throw
+    assert (t.version, view(t)["game"]) == before
 
 
 def test_undo_and_edit_over_the_socket(life_client: TestClient) -> None:
@@ -334,8 +337,8 @@ def test_undo_and_edit_over_the_socket(life_client: TestClient) -> None:
             {"type": "edit", "version": state["version"], "token": tokens[0], "throw": 1, "faces": [4] * 5}
         )
         state = socket.receive_json()
-        assert state["table"]["game"]["dice"] == [4, 4, 4, 4, 4]
+        assert state["table"]["game"]["turn_view"]["dice"] == [4, 4, 4, 4, 4]
         socket.send_json({"type": "undo", "version": state["version"], "token": tokens[0]})
         state = socket.receive_json()
-        assert state["table"]["game"]["dice"] == []
+        assert state["table"]["game"]["turn_view"]["dice"] == []
         assert [e["kind"] for e in state["table"]["log"][-3:]] == ["action", "edit", "undo"]

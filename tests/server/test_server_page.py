@@ -163,6 +163,7 @@ def _base(base_url: str) -> Iterator[None]:
 
 def sheet_move(player: Player) -> None:
     page = player.page
+    assert page.locator("#stop").count() == 0  # a score sheet has no stop key
     if page.locator("#dice .die").count() == 0:
         page.locator("#throw").click()
     elif page.locator("button.cell").count():

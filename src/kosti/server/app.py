@@ -5,9 +5,9 @@ The server is authoritative. A client sends an action (a record action of RULES.
 server checks it against the rules, throws the dice itself, writes the resulting
 log entry and only then broadcasts the new state to everyone at the table.
 
-REST (JSON):
+REST (JSON; the answers' models are in :mod:`kosti.server.answers`):
 
-* ``POST /api/tables`` {variant, options, seats, mode, hints} → {id, invite, commitment, version}
+* ``POST /api/tables`` {variant, options, seats, mode, hints} → {id, invite, fair, version}
 * ``GET /api/tables/{id}`` → the table as everyone sees it
 * ``POST /api/tables/{id}/join`` {name, client_seed} → {seat, token, version}
 * ``POST /api/tables/{id}/bots`` {seat, level} → {seat, name, version}
@@ -18,8 +18,8 @@ REST (JSON):
 
 WebSocket ``/ws/{id}``: see :mod:`kosti.server.routes.play`.
 
-The routes live in :mod:`kosti.server.routes` (one router a concern), the tables in
-memory and the path of every change in :mod:`kosti.server.hub`.
+The routes live in :mod:`kosti.server.routes` (one router a concern); what they ask of the
+tables in memory goes through :mod:`kosti.server.hub`.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from kosti.i18n import refusal_text
+from kosti.server.bots import BotFactory, installed_bots
 from kosti.server.bus import LocalBus, RedisBus
-from kosti.server.hub import Hub, installed_bots
+from kosti.server.hub import Hub
 from kosti.server.refusal import Refusal
 from kosti.server.routes import page, play, rules, tables
 from kosti.server.routes.deps import HttpLimits
 from kosti.server.routes.page import STATIC
 from kosti.server.settings import ServerSettings, TokenBucket
 from kosti.server.store import Store, default_url
-from kosti.server.table import BotFactory
 
 HTTP_STATUS = {
     "unknown_token": 403,

@@ -40,6 +40,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 from kosti.server import wire
+from kosti.server.events import StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +48,7 @@ Changes = dict[str, tuple[int, str]]
 """The ``change`` message its process sent after a commit, by language: (the version it is
 reckoned from, its text)."""
 
-Published = Callable[[str, int, list[tuple[str, dict[str, Any]]], Changes], Coroutine[Any, Any, None]]
+Published = Callable[[str, int, list[StoredEvent], Changes], Coroutine[Any, Any, None]]
 """Called with (table id, version before the events, events, the changes shown after them) for
 another process's commit."""
 
@@ -86,9 +87,7 @@ class Bus(Protocol):
 
     async def start(self, published: Published, reconnected: Reconnected) -> None: ...
 
-    async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
-    ) -> None:
+    async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
         """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed),
         and the ``changes`` shown after them."""
 
@@ -117,9 +116,7 @@ class LocalBus:
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         return None
 
-    async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
-    ) -> None:
+    async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
         return None
 
     async def follow(self, table_id: str) -> None:
@@ -199,10 +196,8 @@ class RedisBus:
         """Subscriptions are changed one at a time, so that Redis is told them in the order decided."""
         self._confirms: dict[str, collections.deque[asyncio.Future[None]]] = {}
         """Per channel, the subscriptions sent and not yet confirmed, in the order sent."""
-        self._outbox: asyncio.Queue[tuple[str, int, str]] = asyncio.Queue()
-        """Commits to publish: (table id, version before, message)."""
-        self._publisher: asyncio.Task[None] | None = None
         self.outage = Outage()
+        self.publisher = Publisher(self.redis, self.outage)
 
     async def start(self, published: Published, reconnected: Reconnected) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
@@ -334,57 +329,11 @@ class RedisBus:
         if not task.cancelled() and task.exception() is not None:
             log.error("could not apply a published commit", exc_info=task.exception())
 
-    async def publish(
-        self, table_id: str, version: int, events: list[tuple[str, dict[str, Any]]], changes: Changes
-    ) -> None:
-        """Queued for the publisher (:meth:`_publish`), which sends what has gathered meanwhile in
-        one round trip, in the order committed: the table's lock is not held for Redis."""
+    async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
+        """Queued for the :class:`Publisher`, which sends what has gathered meanwhile in one round
+        trip, in the order committed: the table's lock is not held for Redis."""
         message = {"version": version, "events": events, "changes": changes}
-        payload = f"{self.me}\n{wire.text(message)}"
-        if self._publisher is None or self._publisher.done():
-            self._publisher = asyncio.create_task(self._publish())
-        self._outbox.put_nowait((table_id, version, payload))
-
-    async def _publish(self) -> None:
-        """Send the outbox's commits to Redis, as many at once as have gathered, on a connection of
-        the publisher's own.
-
-        The commands are packed and sent, and their replies read, on the connection itself:
-        redis-py's pipeline around the same round trip cost 0.3–0.4 ms of CPU, three times the
-        round trip alone, and at human pace most commits go out alone."""
-        connection: Any = None
-        try:
-            while True:
-                batch = [await self._outbox.get()]
-                while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
-                    batch.append(self._outbox.get_nowait())
-                for attempt in range(3):
-                    try:
-                        if connection is None:
-                            connection = await self.redis.connection_pool.get_connection()  # type: ignore[no-untyped-call]
-                        commands = [("PUBLISH", CHANNEL + table, payload) for table, _, payload in batch]
-                        await connection.send_packed_command(connection.pack_commands(commands), False)
-                        for _ in batch:
-                            await connection.read_response()
-                        self.outage.ok()
-                        break
-                    except asyncio.CancelledError:
-                        raise
-                    except Exception as error:  # committed already: the others catch up from the log later
-                        if connection is not None:  # a broken connection is not used again
-                            with contextlib.suppress(Exception):
-                                await connection.disconnect()
-                            await self.redis.connection_pool.release(connection)
-                            connection = None
-                        if attempt == 2:
-                            self.outage.failed("commits not published", error, len(batch))
-                        else:
-                            await asyncio.sleep(0.1 * (attempt + 1))
-                for _ in batch:
-                    self._outbox.task_done()
-        finally:
-            if connection is not None:
-                await self.redis.connection_pool.release(connection)
+        self.publisher.put(table_id, f"{self.me}\n{wire.text(message)}")
 
     async def claim(self, table_id: str) -> bool:
         try:
@@ -420,12 +369,7 @@ class RedisBus:
         return [table_id for table_id, owner in zip(listed, owners, strict=True) if owner is None]
 
     async def close(self) -> None:
-        if self._publisher is not None:
-            with contextlib.suppress(TimeoutError):  # what is committed is told, if Redis answers
-                await asyncio.wait_for(self._outbox.join(), CLOSE_WITHIN)
-            self._publisher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._publisher
+        await self.publisher.close()
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -433,3 +377,71 @@ class RedisBus:
         for task in list(self._applying):
             task.cancel()
         await self.redis.aclose()
+
+
+class Publisher:
+    """Publishes the commits of a process to Redis, in the order committed, on a connection of its
+    own: as many in one round trip as have gathered while the last was under way."""
+
+    def __init__(self, redis: Any, outage: Outage) -> None:
+        self.redis = redis
+        self.outage = outage
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        """Commits to publish: (table id, message)."""
+        self._task: asyncio.Task[None] | None = None
+
+    def put(self, table_id: str, payload: str) -> None:
+        """Publish ``payload`` on the channel of ``table_id`` soon, after those put before it."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._publish())
+        self._outbox.put_nowait((table_id, payload))
+
+    async def _publish(self) -> None:
+        """Send the outbox's commits to Redis, as many at once as have gathered.
+
+        The commands are packed and sent, and their replies read, on the connection itself:
+        redis-py's pipeline around the same round trip cost 0.3–0.4 ms of CPU, three times the
+        round trip alone, and at human pace most commits go out alone."""
+        connection: Any = None
+        try:
+            while True:
+                batch = [await self._outbox.get()]
+                while len(batch) < PUBLISH_BATCH and not self._outbox.empty():
+                    batch.append(self._outbox.get_nowait())
+                for attempt in range(3):
+                    try:
+                        if connection is None:
+                            connection = await self.redis.connection_pool.get_connection()
+                        commands = [("PUBLISH", CHANNEL + table, payload) for table, payload in batch]
+                        await connection.send_packed_command(connection.pack_commands(commands), False)
+                        for _ in batch:
+                            await connection.read_response()
+                        self.outage.ok()
+                        break
+                    except asyncio.CancelledError:
+                        raise
+                    except Exception as error:  # committed already: the others catch up from the log later
+                        if connection is not None:  # a broken connection is not used again
+                            with contextlib.suppress(Exception):
+                                await connection.disconnect()
+                            await self.redis.connection_pool.release(connection)
+                            connection = None
+                        if attempt == 2:
+                            self.outage.failed("commits not published", error, len(batch))
+                        else:
+                            await asyncio.sleep(0.1 * (attempt + 1))
+                for _ in batch:
+                    self._outbox.task_done()
+        finally:
+            if connection is not None:
+                await self.redis.connection_pool.release(connection)
+
+    async def close(self) -> None:
+        """Stop once what is committed is told, if Redis answers within :data:`CLOSE_WITHIN`."""
+        if self._task is None:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._outbox.join(), CLOSE_WITHIN)
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task

@@ -16,8 +16,8 @@ import queue
 import threading
 from dataclasses import dataclass
 
+from kosti.server.events import StoredEvent
 from kosti.server.store import Store
-from kosti.server.table import Event
 
 WRITERS = 2
 """Transactions under way at once: while one commits, the next gathers the writes arriving."""
@@ -33,7 +33,7 @@ CLOSE_WITHIN = 10.0
 class _Write:
     table_id: str
     version: int
-    events: list[Event]
+    events: list[StoredEvent]
     done: asyncio.Future[None]
 
 
@@ -52,7 +52,7 @@ class Committer:
         self._threads: list[threading.Thread] = []
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    async def append(self, table_id: str, version: int, events: list[Event]) -> None:
+    async def append(self, table_id: str, version: int, events: list[StoredEvent]) -> None:
         """Like :meth:`Store.append` (the same errors), once the transaction holding it has committed."""
         loop = asyncio.get_running_loop()
         if not self._threads:

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from kosti.server.table import MAX_SEATS
+from kosti.server.bots import MAX_SEATS
 
 NAME_LENGTH = 24
 TOKEN_LENGTH = 64

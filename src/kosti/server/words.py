@@ -9,34 +9,35 @@ they are and words none of its own. Bots are named in the reader's language.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside
 from kosti.i18n import Catalog, catalog
 from kosti.narrate import Narrator
 from kosti.phrases import dice_text
+from kosti.server.events import Move
 
 if TYPE_CHECKING:
-    from kosti.server.table import Table
+    from kosti.server.table import LogEntry, Table
 
 
-def log_lines(table: Table, entry: dict[str, Any], lang: str) -> list[str]:
-    """The lines of log ``entry`` of ``table`` in ``lang``; only moves (``action``) have any:
-    the page words the table's own events (a seat taken, a rematch) from its catalog."""
-    if entry["kind"] != "action":
+def log_lines(table: Table, entry: LogEntry, lang: str) -> list[str]:
+    """The lines of log ``entry`` of ``table`` in ``lang``; only moves have any: the page words
+    the table's own events (a seat taken, a rematch) from its catalog."""
+    move = entry.event
+    if not isinstance(move, Move):
         return []
-    from kosti.server.table import parse_action
-
     t = catalog("ru" if lang == "ru" else "en")
     style = "cards" if getattr(table.rules.options, "faces", "pips") == "cards" else "pips"
-    name = table.shown_name(entry["seat"], lang)
+    name = table.shown_name(move.seat, lang)
     lines = []
-    for item in entry["actions"]:
-        line = _action_line(parse_action(item), name, t, style)
+    for action in move.actions:
+        line = _action_line(action, name, t, style)
         if line:
             lines.append(line)
-    players = [table.shown_name(seat, lang) for seat in table.order]
-    lines.extend(_event_lines(table, entry.get("events", []), players, lang))
+    if entry.caused:
+        players = [table.shown_name(seat, lang) for seat in table.order]
+        lines.extend(Narrator(table.rules, players, lang).describe_all(entry.caused))
     return lines
 
 
@@ -51,7 +52,3 @@ def _action_line(action: Action, name: str, t: Catalog, style: str) -> str | Non
         return t("log.announce", name=name, cell=t.cell(action.cell))
     # a score, a scratch and a stop are told by the events they cause
     return None
-
-
-def _event_lines(table: Table, events: list[Any], players: list[str], lang: str) -> list[str]:
-    return Narrator(table.rules, players, lang).describe_all(events) if events else []

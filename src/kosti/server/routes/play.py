@@ -5,7 +5,7 @@ gets ``{"type": "state", "version", "table"}`` and gets one again after every ch
 A client that connects with ``?changes=1`` gets, after the first state, ``{"type":
 "change", "version", "since", "table", "log"}`` instead: the parts of the view that
 differ from the version ``since`` it was shown last, and the log entries after it
-(:func:`kosti.server.hub.change_message`); the whole state again after a stale move.
+(:func:`kosti.server.broadcast.change_message`); the whole state again after a stale move.
 It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hint",
 "version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``), ``{"type":
 "hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -36,7 +35,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 from kosti.server import wire
-from kosti.server.hub import Hub, Room, error_message, socket_language
+from kosti.server.broadcast import error_message, socket_language
+from kosti.server.hub import Hub
 from kosti.server.messages import (
     ActionMessage,
     EditMessage,
@@ -47,9 +47,9 @@ from kosti.server.messages import (
     reason,
 )
 from kosti.server.refusal import Refusal
+from kosti.server.rooms import Room
 from kosti.server.routes.deps import HubDep, SettingsDep
 from kosti.server.settings import ServerSettings, TokenBucket
-from kosti.server.table import Event, Table
 
 router = APIRouter()
 
@@ -78,7 +78,7 @@ class Connection:
 
     @property
     def seat(self) -> int | None:
-        return self.room.sockets.get(self.websocket)
+        return self.hub.seat_of(self.room, self.websocket)
 
     async def receive(self, timeout: float | None, silent: str = "idle") -> str | None:
         """The next text message, or ``None`` when the socket is (to be) closed; after ``timeout``
@@ -105,18 +105,16 @@ class Connection:
             return None
         return text
 
-    def sit(self, seat: int) -> None:
-        """Count this socket as ``seat``'s; the seat's oldest socket goes beyond ``seat_sockets``."""
-        sockets = self.room.sockets
-        sockets[self.websocket] = seat
-        mine = [ws for ws, s in sockets.items() if s == seat]
-        for old in mine[: max(0, len(mine) - self.settings.seat_sockets)]:
-            self.room.drop(old)
+    def sit(self, token: str) -> None:
+        """Count this socket as the seat of ``token`` (:class:`Refusal` for a token of no seat); the
+        seat's oldest socket goes beyond ``seat_sockets``."""
+        for old in self.hub.sit(self.room, self.websocket, token):
             asyncio.get_running_loop().create_task(_close(old, 4009))
 
     async def refuse(self, refusal: Refusal) -> None:
         """Answer with ``refusal``, worded in the socket's language."""
-        await self.send(error_message(refusal, self.room.table, socket_language(self.websocket)))
+        lang = socket_language(self.websocket)
+        await self.send(error_message(refusal, self.hub.version(self.room), lang))
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_text(wire.text(message))
@@ -133,32 +131,19 @@ class Connection:
             return
         try:
             if isinstance(message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage):
-                self.sit(self.room.table.seat_of(message.token))
+                self.sit(message.token)
             if isinstance(message, ActionMessage | UndoMessage | EditMessage):
-                await self.hub.change(self.room, _planner(message))
+                await self.hub.act(self.room, message)
             elif isinstance(message, HintMessage):
                 await self.send(await self.hub.hint(self.room, message, socket_language(self.websocket)))
             elif isinstance(message, HelloMessage):
                 await self.send_state()
             else:
-                await self.send({"type": "pong", "version": self.room.table.version})
+                await self.send({"type": "pong", "version": self.hub.version(self.room)})
         except Refusal as refusal:
             await self.refuse(refusal)
             if refusal.code == "stale":
                 await self.send_state()
-
-
-def _planner(message: ActionMessage | UndoMessage | EditMessage) -> Callable[[Table], list[Event]]:
-    """What a move, an undo or an edit plans at the table."""
-
-    def plan(table: Table) -> list[Event]:
-        if isinstance(message, ActionMessage):
-            return table.plan_action(message.token, message.version, message.action)
-        if isinstance(message, UndoMessage):
-            return table.plan_undo(message.token, message.version)
-        return table.plan_edit(message.token, message.version, message.throw, message.faces)
-
-    return plan
 
 
 async def _close(websocket: WebSocket, code: int) -> None:
@@ -182,15 +167,11 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     connection = Connection(hub, room, websocket, settings)
     try:
         pending: str | None = ""
-        if room.spectators() >= settings.spectators:
+        if hub.crowded(room):
             pending = await _seated(connection)
             if pending is None:
                 return
-            if hub.rooms.get(table_id) is not room:  # forgotten while this socket waited
-                seat = room.sockets.pop(websocket, None)
-                room = connection.room = await hub.room(table_id)
-                room.sockets[websocket] = seat
-        room.sockets.setdefault(websocket, None)
+        room = connection.room = await hub.watch(room, websocket)  # loaded again if forgotten meanwhile
         await connection.send_state()
         if pending:
             await connection.handle(pending)
@@ -204,8 +185,7 @@ async def play(websocket: WebSocket, table_id: str, hub: HubDep, settings: Setti
     except WebSocketDisconnect:
         pass
     finally:
-        room.drop(websocket)
-        hub.release(room)
+        hub.leave_socket(room, websocket)
 
 
 CROWDED = "crowded"
@@ -226,7 +206,7 @@ async def _seated(connection: Connection) -> str | None:
         message = client_message.validate_json(text)
     if isinstance(message, HelloMessage | ActionMessage | HintMessage):
         try:
-            connection.sit(connection.room.table.seat_of(message.token))
+            connection.sit(message.token)
         except Refusal:
             pass
         else:

@@ -1,6 +1,7 @@
 // The kosti page: the lobby (open tables, a new table) and a table (seats, dice, board, log, rules).
 // The server is authoritative: this page only shows the state it is sent and sends actions
-// with the version it saw. Every name from other people goes through textContent.
+// with the version it saw. The turn is drawn from the server's turn view (game.turn_view:
+// kosti.games.turn_view), never worked out here. Every name from other people goes through textContent.
 
 import { optionValue, renderBoard } from "./board.js";
 import { dieFace, el, markdown, svg } from "./dom.js";
@@ -61,9 +62,19 @@ async function api(path, options = {}) {
 }
 
 /** A refusal of the server as the page shows it: its reason, which the server words in the
- * socket's language (?lang=) from its code and params; a generic text only when there is none. */
+ * socket's language (?lang=) from its code and params; a generic text only when there is none.
+ * The refusals of the turn view (a key closed) come worded the same way. */
 function refusalText(reason) {
   return reason || t("refusedIllegal");
+}
+
+/** The kind of an action of the record (or "throw"): hold, set_aside, score, stop… */
+function kindOf(action) {
+  return typeof action === "string" ? action : Object.keys(action)[0];
+}
+
+function sameAction(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function post(path, body) {
@@ -484,7 +495,7 @@ function statusText(view, game, mine) {
 
 function announceChanges(view, game, mine) {
   if (!game) return;
-  const dice = onTable(game);
+  const dice = game.turn_view.dice;
   const diceKey = `${game.turn}:${game.player}:${dice.join(",")}`;
   const turnKey = `${game.turn}:${game.current}:${game.finished}`;
   const parts = [];
@@ -616,49 +627,25 @@ function renderJoin(view, mine) {
 
 // -- dice --------------------------------------------------------------------------------
 
-/** The dice on the table: the engine's own list where it gives one, else the last throw. */
-function onTable(game) {
-  const summary = game.summary || {};
-  return Array.isArray(summary.dice) && summary.dice.length ? summary.dice : game.dice || [];
-}
-
-function lockedIndices(game, dice) {
-  const locked = [...((game.summary && game.summary.locked) || [])];
+/** The places among `dice` of `faces`, each face matched once (locked or scoring dice). */
+function placesOf(dice, faces) {
+  const left = [...faces];
   const result = new Set();
   dice.forEach((face, i) => {
-    const k = locked.indexOf(face);
+    const k = left.indexOf(face);
     if (k >= 0) {
-      locked.splice(k, 1);
+      left.splice(k, 1);
       result.add(i);
     }
   });
   return result;
 }
 
-function hasKind(game, kind) {
-  return game.decisions.some((d) => (typeof d === "string" ? d === kind : kind in d));
-}
-
-/** «Тысяча»: the dice of the last throw not set aside from it (those lie apart, with their points). */
-function stillOnTable(view, game, dice) {
-  const left = game.summary && game.summary.dice_left;
-  const groups = game.aside || [];
-  if (view.family !== "thousand" || !groups.length || !(dice.length > left) || left === 5) return dice;
-  const rest = [...dice];
-  for (const face of groups[groups.length - 1].dice) {
-    const k = rest.indexOf(face);
-    if (k >= 0) rest.splice(k, 1);
-  }
-  return rest;
-}
-
-function shownDice(game) {
-  return stillOnTable(app.view, game, onTable(game));
-}
-
 function renderDice(view, game, mine) {
-  const dice = shownDice(game);
-  const locked = lockedIndices(game, dice);
+  const turn = game.turn_view;
+  const dice = turn.dice;
+  const locked = placesOf(dice, turn.locked);
+  const scoring = placesOf(dice, turn.scoring);
   if (app.version !== app.selectionVersion) {
     // every new state starts a new choice; dice locked by the rules stay kept
     app.selected = new Set(locked);
@@ -666,8 +653,8 @@ function renderDice(view, game, mine) {
   }
   const myTurn = Boolean(myTurnToken());
   // a fresh throw tumbles (not when the page is only drawn again); CSS stills it for reduced motion
-  const rollKey = `${game.turn}:${game.player}:${(game.dice || []).join("")}:${view.version_of_roll ?? app.version}`;
-  const fresh = dice.length && app.rolled !== "" && rollKey !== app.rolled && game.dice && game.dice.length;
+  const rollKey = `${game.turn}:${game.player}:${dice.join("")}:${app.version}`;
+  const fresh = dice.length && app.rolled !== "" && rollKey !== app.rolled;
   if (fresh) rattle();
   if (dice.length) app.rolled = rollKey;
   else if (app.rolled === "") app.rolled = "-";
@@ -676,17 +663,19 @@ function renderDice(view, game, mine) {
     const held = app.selected.has(i);
     const isLocked = locked.has(i);
     const state = isLocked ? t("locked") : held ? t("held") : "";
+    const scores = scoring.has(i) ? `, ${t("scoring")}` : "";
     box.append(
       el(
         "button",
         {
           type: "button",
-          class: `die${held ? " held" : ""}${isLocked ? " locked" : ""}${fresh && !held ? " rolling" : ""}`,
+          class: `die${held ? " held" : ""}${isLocked ? " locked" : ""}${scores ? " scoring" : ""}${fresh && !held ? " rolling" : ""}`,
           id: `die-${i}`,
           "aria-pressed": held ? "true" : "false",
-          "aria-label": `${t("dieLabel", { i: i + 1, face: faceText(face) })}${state ? `, ${state}` : ""}`,
+          "aria-label": `${t("dieLabel", { i: i + 1, face: faceText(face) })}${state ? `, ${state}` : ""}${scores}`,
           "data-face": face,
-          disabled: !myTurn || isLocked,
+          // the turn view says whether dice may be picked now (to hold, or to set aside)
+          disabled: !myTurn || isLocked || !turn.pick,
           onclick: () => toggleDie(i),
         },
         dieFace(face, rank(face)),
@@ -696,30 +685,27 @@ function renderDice(view, game, mine) {
   });
   if (!dice.length) {
     // before the first throw of a turn the cup is full: the dice to come, face down
-    const count = game.to_throw || (game.summary && game.summary.dice_left) || 5;
+    const count = turn.to_throw || turn.throw.throws || 5;
     for (let i = 0; i < count; i++) box.append(el("span", { class: "ghost", "aria-hidden": "true" }));
   }
-  const summary = game.summary || {};
   const parts = [box];
-  if (view.family === "thousand") parts.push(renderAside(game));
+  // a turn with a running total («Тысяча») shows the dice set aside, apart, with their points
+  if (turn.turn_total !== null) parts.push(renderAside(turn));
   const extra = [];
-  if (summary.throws_left !== undefined && view.family !== "thousand") extra.push(w("turn.throws_left", { n: summary.throws_left }));
-  const advice = !myTurn ? null : hasKind(game, "set_aside") ? t("toSetAside") : hasKind(game, "hold") && dice.length ? t("toHold") : null;
+  if (turn.throws_left !== null) extra.push(w("turn.throws_left", { n: turn.throws_left }));
+  const advice = !myTurn ? null : turn.pick === "set_aside" ? t("toSetAside") : turn.pick === "hold" && dice.length ? t("toHold") : null;
   if (advice) extra.push(advice);
   if (extra.length) parts.push(el("p", { class: "muted", id: "turn-info", text: extra.join(" · ") }));
   return el("div", { class: "card table-top" }, parts);
 }
 
-/** «Тысяча»: the dice set aside this turn, apart, each group with the points it made. */
-function renderAside(game) {
-  const summary = game.summary || {};
-  const groups = game.aside || [];
-  const total = summary.turn_total ?? 0;
+/** The dice set aside this turn, apart, each group with the points it made, and the turn's total. */
+function renderAside(turn) {
   return el(
     "div",
     { class: "aside", id: "aside", "aria-label": t("aside"), role: "group" },
     el("span", { class: "aside-title", text: t("aside") }),
-    groups.map((group) =>
+    turn.aside.map((group) =>
       el(
         "span",
         { class: "group", "aria-label": `${diceText(group.dice)}: +${group.points}` },
@@ -727,58 +713,80 @@ function renderAside(game) {
         el("span", { class: "points", "aria-hidden": "true", text: `+${group.points}` }),
       ),
     ),
-    el("strong", { class: "turn-total", id: "turn-total", text: t("turnTotal", { points: total }) }),
+    el("strong", { class: "turn-total", id: "turn-total", text: t("turnTotal", { points: turn.turn_total }) }),
   );
 }
 
 function toggleDie(i) {
   const game = app.view && app.view.game;
-  if (!game || !myTurnToken()) return;
-  const locked = lockedIndices(game, shownDice(game));
-  if (locked.has(i) || i >= shownDice(game).length) return;
+  if (!game || !myTurnToken() || !game.turn_view.pick) return;
+  const turn = game.turn_view;
+  if (placesOf(turn.dice, turn.locked).has(i) || i >= turn.dice.length) return;
   if (app.selected.has(i)) app.selected.delete(i);
   else app.selected.add(i);
   renderTable();
 }
 
 function selectedFaces(game) {
-  const dice = shownDice(game);
+  const dice = game.turn_view.dice;
   return [...app.selected].filter((i) => i < dice.length).map((i) => dice[i]).sort((a, b) => a - b);
 }
 
-function isSheet(game) {
-  const players = game.summary && game.summary.players;
-  return Boolean(players && players.length && ("cells" in players[0] || "columns" in players[0]));
+/**
+ * What a key of the turn view (its `throw` or `stop` plan) sends now, whether it is open, and
+ * why not. The view plans the keys with no die picked: the dice picked here take the place of
+ * the pick in its actions, and a hold of them is open when it is among the decisions open (a
+ * hold is the throw's own decision: the rest are thrown). With the dice due, the server throws.
+ */
+function keyOf(turn, plan, picked) {
+  const why = plan.refusal ? refusalText(plan.refusal.reason) : "";
+  if (!plan.actions.length) return { message: "throw", open: !plan.refusal, why };
+  const picks = turn.pick !== null && plan.actions.some((a) => kindOf(a) === turn.pick);
+  const pick = picks ? { [turn.pick]: picked } : null;
+  const actions = plan.actions.map((a) => (picks && kindOf(a) === turn.pick ? pick : a));
+  const held = picks && turn.pick === "hold" && turn.open.some((d) => sameAction(d, pick));
+  const open = !plan.refusal || held;
+  return { message: actions.length === 1 ? actions[0] : actions, open, why: open ? "" : why };
 }
 
 function renderControls(view, game, mine) {
   const myTurn = Boolean(myTurnToken());
   if (!myTurn) return Object.keys(mine).length ? null : el("p", { class: "muted card", text: t("spectator") });
+  const turn = game.turn_view;
+  const picked = selectedFaces(game);
   const box = el("div", { class: "card controls", role: "group", "aria-label": t("moves") });
-  const holds = hasKind(game, "hold");
-  const dice = onTable(game);
+  const throwKey = keyOf(turn, turn.throw, picked);
+  const stopKey = keyOf(turn, turn.stop, picked);
+  const closed = [];
   if (view.mode === "online") {
     box.append(
-    el("button", {
-      type: "button",
-      id: "throw",
-      class: "primary",
-      "aria-keyshortcuts": "T",
-      disabled: !(game.may_throw || holds),
-      text: app.selected.size && holds && dice.length ? t("throwRest") : t("throw"),
-      onclick: () => (holds ? act({ hold: selectedFaces(game) }) : act("throw")),
-    }),
+      el("button", {
+        type: "button",
+        id: "throw",
+        class: "primary",
+        "aria-keyshortcuts": "T",
+        disabled: !throwKey.open,
+        title: throwKey.why || null,
+        text: picked.length && turn.pick === "hold" && turn.dice.length ? t("throwRest") : t("throw"),
+        onclick: () => act(throwKey.message),
+      }),
     );
+    if (!throwKey.open && throwKey.why) closed.push(`${t("throw")}: ${throwKey.why}`);
   }
-  if (hasKind(game, "set_aside")) {
-    box.append(el("button", { type: "button", id: "set-aside", "aria-keyshortcuts": "A", disabled: !app.selected.size, text: t("setAside"), onclick: () => act({ set_aside: selectedFaces(game) }) }));
+  if (turn.pick === "set_aside") {
+    box.append(el("button", { type: "button", id: "set-aside", "aria-keyshortcuts": "A", disabled: !picked.length, text: t("setAside"), onclick: () => act({ set_aside: picked }) }));
   }
-  if (hasKind(game, "stop")) {
-    box.append(el("button", { type: "button", id: "stop", "aria-keyshortcuts": "S", text: view.family === "showdown" ? t("stand") : t("stop"), onclick: () => act("stop") }));
+  // a turn with a total is banked («хватит»), any other ends standing on the dice
+  const stopText = turn.turn_total === null ? t("stand") : t("stop");
+  if (stopKey.open) {
+    box.append(el("button", { type: "button", id: "stop", "aria-keyshortcuts": "S", text: stopText, onclick: () => act(stopKey.message) }));
+  } else if (turn.turn_total !== null && !turn.to_throw && stopKey.why && stopKey.why !== throwKey.why) {
+    closed.push(`${stopText}: ${stopKey.why}`);
   }
-  if (view.hints && game.decisions.length) box.append(el("button", { type: "button", id: "hint", "aria-keyshortcuts": "H", text: t("hint"), onclick: askHint }));
-  const handled = new Set(["throw", "hold", "set_aside", "stop", ...(isSheet(game) ? ["score"] : [])]);
-  const others = game.decisions.filter((d) => !handled.has(typeof d === "string" ? d : Object.keys(d)[0]));
+  if (view.hints && turn.open.length) box.append(el("button", { type: "button", id: "hint", "aria-keyshortcuts": "H", text: t("hint"), onclick: askHint }));
+  // the keys above play these; a cell the board offers is recorded there
+  const keys = new Set(["throw", "hold", "set_aside", "stop"]);
+  const others = turn.open.filter((d) => !keys.has(kindOf(d)) && !(kindOf(d) === "score" && d.score in (game.gains || {})));
   if (others.length) {
     const list = el("div", { class: "others", role: "group", "aria-label": t("other") });
     for (const action of others) {
@@ -788,6 +796,7 @@ function renderControls(view, game, mine) {
     // scratches and announcements are many on a sheet: folded away until wanted
     box.append(el("details", { class: "other-moves", id: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
   }
+  if (closed.length) box.append(el("p", { class: "muted", id: "closed-keys", text: closed.join(" · ") }));
   box.append(renderHint() || "", el("p", { class: "muted keys", text: t("keys") }));
   return box;
 }
@@ -801,6 +810,7 @@ function keeperContext(view, game, mine) {
   return {
     view,
     game,
+    turn: game.turn_view,
     entry: app.entry,
     myTurn: Boolean(myTurnToken()),
     token: myTurnToken() || anyToken(),

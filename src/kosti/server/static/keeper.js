@@ -6,13 +6,14 @@
 import { dieFace, el } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** How many dice the next throw has: those due, or (before a throw again) those not held. */
+/** How many dice the next throw has, as the turn view says: those due; at a decision, those the
+ * throw key throws (with a hold, the dice on the table not held). */
 function expected(ctx) {
-  const { game, view, held } = ctx;
-  if (game.to_throw) return game.to_throw;
-  if (!game.may_throw) return 0;
-  if (view.family === "thousand") return (game.summary && game.summary.dice_left) || 5;
-  return 5 - held.length;
+  const { turn, held } = ctx;
+  if (turn.to_throw) return turn.to_throw;
+  // a hold is the throw's own decision: the dice not held are thrown
+  if (turn.pick === "hold" && turn.open.some((d) => typeof d === "object" && "hold" in d)) return turn.dice.length - held.length;
+  return turn.throw.refusal ? 0 : turn.throw.throws;
 }
 
 function pad(ctx, count, onDone, doneLabel, doneId) {
@@ -105,7 +106,7 @@ export function renderKeeper(ctx) {
         ...pad(ctx, count, (faces) => {
           // the dice kept and the throw of the others go as one move
           const held = ctx.held;
-          ctx.act(held.length && !game.to_throw && ctx.view.family !== "thousand" ? [{ hold: held }, { roll: faces }] : { roll: faces });
+          ctx.act(held.length && ctx.turn.pick === "hold" ? [{ hold: held }, { roll: faces }] : { roll: faces });
         }, t("recordThrow"), "record-throw"),
       );
     }
