@@ -141,6 +141,21 @@ def test_thousand_sets_the_picked_dice_aside_then_throws_or_stops() -> None:
     assert turn_view(state, (1, 5, 5)).stop.refusal is not None
 
 
+def test_setting_all_five_aside_for_a_confirming_throw_throws_the_five() -> None:
+    """Variant 2 (RULES.md §3.1): with all five set aside the turn is confirmed by a throw of
+    five, so the throw key sets the picked dice aside and throws the five due, and a stop is
+    refused; with a die left on the table the key throws on as usual (both sides of the line)."""
+    state = first_decision("thousand-v2", (1, 1, 1, 5, 5))
+    view = turn_view(state, (1, 1, 1, 5, 5))
+    assert view.throw.open and view.throw.actions == (SetAside((1, 1, 1, 5, 5)),)
+    assert view.throw.throws == 5
+    assert not view.stop.open
+    four = turn_view(state, (1, 1, 1, 5))
+    assert (
+        four.throw.open and four.throw.actions == (SetAside((1, 1, 1, 5)), Throw()) and four.throw.throws == 1
+    )
+
+
 def test_thousand_shows_each_group_set_aside_with_its_points_and_the_dice_left_on_the_table() -> None:
     """RULES.md §3.1: a 1 is 10, a 5 is 5; the scoring dice lie apart, the rest may be thrown on."""
     state = first_decision("thousand-classic", (1, 5, 2, 3, 3))

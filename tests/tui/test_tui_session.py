@@ -340,3 +340,51 @@ def test_the_first_antes_of_a_showdown_are_in_the_log_and_again_after_an_undo() 
     kinds = [e.params["event"].kind for e in session.log if e.key == "event"]
     assert kinds == ["ante", "ante"]
     assert any(e.key == "log.throw" for e in session.log)
+
+
+# -- the keys are the turn view's ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [
+        ("poker-fences", {}),
+        ("poker-classic", {}),
+        ("thousand-classic", {}),
+        ("thousand-v2", {"hot_dice": "confirm"}),
+        ("poker-showdown", {"rounds": 5}),
+    ],
+)
+def test_the_throw_and_stop_keys_do_what_the_turn_view_says(preset: str, options: dict[str, object]) -> None:
+    from kosti.games import turn_view
+    from kosti.roller import SeededDice
+
+    rules = variant(preset, options)
+    seats = [Seat("Smart", "heuristic"), Seat("Lucky", "random")]
+    session = Session.new(rules, seats, SeededDice(7), seed=7)
+    checked = 0
+    for _ in range(400):
+        if session.finished:
+            break
+        view = session.view
+        assert view.dice == turn_view(session.state, session.marked_faces()).dice
+        if view.throw.open:
+            assert session.throw_plan() == (list(view.throw.actions), view.throw.throws)
+        else:
+            with pytest.raises(Refused) as refused:
+                session.throw_plan()
+            assert refused.value.code == getattr(view.throw.refusal, "code", "game_over")
+        if view.pick is None and session.table and not view.to_throw:
+            before = set(session.marked)
+            with pytest.raises(Refused) as refused:
+                session.toggle(0)  # no die is picked now: the throw key's refusal, or no dice
+            expected = view.throw.refusal.code if view.throw.refusal is not None else "no_dice"
+            assert refused.value.code == expected and session.marked == before
+        if view.stop.refusal is not None:
+            state = session.state
+            with pytest.raises(Refused) as refused:
+                session.stop()
+            assert refused.value.code == view.stop.refusal.code and session.state is state
+        checked += 1
+        assert session.bot_step()
+    assert checked > 20

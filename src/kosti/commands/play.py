@@ -102,6 +102,7 @@ def play(
         fail(reason(error, t.lang))
     config = PlayConfig(
         lang=t.lang,
+        lang_asked=lang is not None,
         preset=rules.spec if rules is not None else None,
         seats=seats,
         manual=manual,
@@ -115,7 +116,9 @@ def play(
     if path is not None:
         typer.echo(t("cli.saved", path=str(path)))
         if not _finished(path):
-            typer.echo(t("cli.resume_hint", path=str(path)))
+            from kosti.tui.saving import resume_command
+
+            typer.echo(t("cli.resume_hint", command=resume_command(path)))
 
 
 def _finished(path: Path) -> bool:

@@ -13,13 +13,13 @@ from typing import Any
 
 from textual.app import App
 
-from kosti.i18n import Catalog
+from kosti.i18n import LANGUAGES, Catalog
 from kosti.record import Record, Recorder
 from kosti.roller import DiceSource, SecureDice, SeededDice
 from kosti.rolloff import RollOff, rotate, starting_order
 from kosti.rules.presets import Variant
 from kosti.tui.saving import default_record_path
-from kosti.tui.session import Seat, Session
+from kosti.tui.session import LANG_KEY, SCOREKEEPER_KEY, Seat, Session
 
 
 @dataclass
@@ -27,6 +27,9 @@ class PlayConfig:
     """What ``kosti play`` was asked for."""
 
     lang: str = "en"
+    lang_asked: bool = False
+    """The language was asked for (``--lang``): a resumed game takes it, not the record's."""
+
     preset: str | None = None
     """The variant (``poker-free`` or ``poker-free(stake=2)``); ``None`` opens the new-game screen."""
 
@@ -87,6 +90,7 @@ class KostiApp(App[Path | None]):
         config = self.config
         if config.resume is not None:
             recorder = Recorder.resume(config.resume)
+            self._as_recorded(recorder.record)
             self.session = Session.resume(
                 recorder, self.dice, self._path(recorder.record.variant), config.seed
             )
@@ -104,10 +108,21 @@ class KostiApp(App[Path | None]):
         from kosti.record import load
 
         recorder = Recorder.resume(load(path))
+        self._as_recorded(recorder.record)
         self.session = Session.resume(
             recorder, self.dice, path if self.config.save else None, self.config.seed
         )
         self._play(self.session)
+
+    def _as_recorded(self, record: Record) -> None:
+        """Go on with a saved game as it was played: in its language, and with its throws
+        typed in if they were (scorekeeper mode), whatever this run was started with, but for
+        a language asked for by name."""
+        lang = record.extra.get(LANG_KEY)
+        if lang in LANGUAGES and not self.config.lang_asked:
+            self.t = Catalog(lang)
+        if record.extra.get(SCOREKEEPER_KEY):
+            self.dice = None
 
     def _path(self, preset_id: str) -> Path | None:
         if not self.config.save:
@@ -134,7 +149,7 @@ class KostiApp(App[Path | None]):
             by_name = {s.name: s for s in seats}
             seats = [by_name[n] for n in rotate([s.name for s in seats], rolloff.starter)]
         self.session = Session.new(
-            rules, seats, self.dice, self._path(rules.preset.id), rolloff, self.config.seed
+            rules, seats, self.dice, self._path(rules.preset.id), rolloff, self.config.seed, self.t.lang
         )
         self._play(self.session)
 
@@ -161,6 +176,8 @@ class KostiApp(App[Path | None]):
         self.push_screen(SetupScreen(self.t, self.config))
 
     def finish(self, session: Session | None = None) -> None:
-        """Leave the game; the record (already written after every move) is where it was."""
+        """Leave the game; the record (already written after every move) is where it was. The
+        path given back is absolute: the command that resumes the game runs from anywhere."""
         current = session or self.session
-        self.exit(current.save() if current is not None else None)
+        path = current.save() if current is not None else None
+        self.exit(path.absolute() if path is not None else None)

@@ -5,7 +5,7 @@ state; :meth:`Board.show` redraws them from the model.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -30,6 +30,9 @@ def quiet_table(id: str) -> DataTable[Any]:
 class Board(Vertical):
     """A family's board. Subclasses draw one family."""
 
+    picks_cells: ClassVar[bool] = False
+    """The board is a sheet whose cells the player picks (with ↑↓) to record, scratch or announce."""
+
     def __init__(self, id: str | None = None, small: bool = False) -> None:
         super().__init__(id=id)
         self.small = small
@@ -44,18 +47,30 @@ class Board(Vertical):
         raise NotImplementedError
 
 
-SHORT_NAME = 7
-"""Names are cut to this many letters on a small terminal."""
+SHORT_NAME = 10
+"""Names longer than this are cut to this many letters on a small terminal (a bot's own name,
+«Профессор» or "Professor", is whole)."""
 
 
-def _short(name: str) -> str:
-    return name if len(name) <= SHORT_NAME else name[: SHORT_NAME - 1] + "…"
+def short_name(name: str) -> str:
+    """``name`` cut to :data:`SHORT_NAME` letters where it is longer, a number at its end kept
+    whole, so that two bots of a level stay apart.
+
+    >>> short_name("Professor"), short_name("Professor 2"), short_name("Alexandrina")
+    ('Professor', 'Profess… 2', 'Alexandri…')
+    """
+    if len(name) <= SHORT_NAME:
+        return name
+    base, _, number = name.rpartition(" ")
+    tail = f" {number}" if base and number.isdigit() else ""
+    head = name[: len(name) - len(tail)]
+    return head[: SHORT_NAME - len(tail) - 1] + "…" + tail
 
 
 def _player_label(session: Session, seat: int, t: Catalog, short: bool = False) -> Text:
     name = session.seats[seat].name
     if short:
-        name = _short(name)
+        name = short_name(name)
     current = session.engine.current_player(session.state)
     label = Text()
     if current == seat:
@@ -102,6 +117,8 @@ class SheetTable(DataTable[Any]):
 
 class SheetBoard(Board):
     """Every player's sheet, with what the dice on the table would score in each open cell."""
+
+    picks_cells = True
 
     natural_width = 0
     """On a small terminal: the columns the sheet needs (the screen's width at most)."""
@@ -246,7 +263,7 @@ class SheetBoard(Board):
             for seat, score in enumerate(scores):
                 if seat:
                     line.append(" · ")
-                line.append(_short(session.seats[seat].name) + " ")
+                line.append(short_name(session.seats[seat].name) + " ")
                 line.append(number(score), style="bold")
             natural = sum(column.get_render_width(table) for column in table.columns.values()) + 9
             self.natural_width = min(natural, self.screen.size.width)
@@ -268,6 +285,7 @@ class SheetBoard(Board):
         state = session.state
         if not isinstance(state, SheetState) or session.finished:
             return Text("")
+        view = session.view
         options = options_of(state)
         allowance = options.throws
         if state.throws > allowance:
@@ -278,14 +296,13 @@ class SheetBoard(Board):
             )
         else:
             text = Text(t("turn.throw_of", n=state.throws, of=allowance), style="bold")
-        banked = state.sheets[state.current].banked if options.banked_throws else 0
         left = max(0, allowance - state.throws)
-        decisions = session.decisions() if not state.pending else []
-        if state.pending or any(isinstance(a, Hold) for a in decisions):
+        banked = (view.throws_left or 0) - left
+        if view.to_throw or any(isinstance(a, Hold) for a in view.open):
             text.append("   " + t("turn.throws_left", n=left))
             if options.banked_throws:
                 text.append(" + " + t("turn.banked", n=banked), style="cyan")
-        elif any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions) and (left or banked):
+        elif any(isinstance(a, CellAction) and a.kind == "announce" for a in view.open) and view.throws_left:
             text.append("   " + t("turn.announce_to_throw"), style="magenta")
         else:
             text.append("   " + t("turn.no_throws"))
@@ -316,8 +333,13 @@ class SheetBoard(Board):
             return Text("")
         kind = SHEET.column_kind(state)
         note = Text()
-        if kind != "free" or len(state.sheets[0].columns) > 1:
-            note.append(t(f"sheet.column_{kind}", column=COLUMN_NAMES[SHEET.column(state)]), style="cyan")
+        columns = len(state.sheets[0].columns)
+        column = SHEET.column(state)
+        if kind != "free" or columns > 1:
+            note.append(t(f"sheet.column_{kind}", column=COLUMN_NAMES[column]), style="cyan")
+        if column + 1 < columns:
+            # the columns are filled one after another: the ones still to come
+            note.append(" " + t("sheet.columns_next", rest=", ".join(COLUMN_NAMES[column + 1 : columns])))
         return note
 
 
@@ -418,26 +440,35 @@ class ThousandBoard(Board):
         self.query_one("#legend", Static).update(legend)
 
     def turn_text(self, session: Session, t: Catalog) -> Text:
+        from kosti.games import turn_view
         from kosti.games.thousand.game import THOUSAND, ThousandState
 
         state = session.state
         if not isinstance(state, ThousandState) or session.finished:
             return Text("")
+        view = session.view
         # while the player picks dice to set aside, the turn is shown as it would be with them
         after = session.after_marked()
+        shown = view
         if after is None:
-            text = Text(t("turn.total", total=state.turn_total), style="bold")
+            text = Text(t("turn.total", total=view.turn_total or 0), style="bold")
             text.append("   " + t("turn.bad_pick"), style="red")
-        elif after is not state and isinstance(after, ThousandState) and after.turn == state.turn:
-            text = Text(t("turn.total_with_marked", total=after.turn_total, before=state.turn_total))
+        elif after is not state and after.turn == state.turn:
+            shown = turn_view(after)
+            text = Text(t("turn.total_with_marked", total=shown.turn_total, before=view.turn_total))
             text.stylize("bold")
-            text.append("   " + t("turn.dice_left", n=after.dice_left))
-            state = after
         else:
-            text = Text(t("turn.total", total=state.turn_total), style="bold")
-            text.append("   " + t("turn.dice_left", n=state.dice_left))
-        if state.set_aside:
-            text.append("   " + t("turn.set_aside", dice=dice_text(state.set_aside, session.faces_style, t)))
+            text = Text(t("turn.total", total=view.turn_total or 0), style="bold")
+        if after is not None:
+            text.append("   " + t("turn.dice_left", n=shown.to_throw or shown.throw.throws))
+        if shown.aside:
+            groups = " · ".join(
+                f"{dice_text(group.dice, session.faces_style, t)} ({number(group.points)})"
+                for group in shown.aside
+            )
+            text.append("\n" + t("turn.set_aside", dice=groups))
+        if isinstance(after, ThousandState) and after.turn == state.turn:
+            state = after
         need = THOUSAND.needed(state)
         player = state.board[state.current]
         if need > state.turn_total or player.on_barrel:
@@ -448,9 +479,9 @@ class ThousandBoard(Board):
             else:
                 why = t("need.opening", need=need)
             text.append("\n" + t("turn.must_make", why=why), style="yellow")
-        if state.pending == 5 and state.turn_total:
-            key = "turn.confirm" if state.confirming else "turn.hot_dice"
-            text.append("\n" + t(key), style="bold magenta")
+        if state.pending == 5 and state.turn_total and state.confirming:
+            # (hot dice that play on: the prompt says all five are thrown again)
+            text.append("\n" + t("turn.confirm"), style="bold magenta")
         return text
 
 
@@ -528,22 +559,22 @@ class ShowdownBoard(Board):
             )
 
     def turn_text(self, session: Session, t: Catalog) -> Text:
-        from kosti.games.showdown.game import SHOWDOWN, ShowdownState, options_of
+        from kosti.games.showdown.game import ShowdownState, options_of
 
         state = session.state
         if not isinstance(state, ShowdownState) or session.finished:
             return Text("")
+        view = session.view
         text = Text(t("turn.throw_of", n=state.throws, of=options_of(state).throws), style="bold")
-        text.append("   " + t("turn.throws_left", n=SHOWDOWN.throws_left(state)))
-        if state.locked:
+        text.append("   " + t("turn.throws_left", n=view.throws_left or 0))
+        if view.locked:
             text.append(
-                "   " + t("turn.locked", dice=dice_text(state.locked, session.faces_style, t)),
+                "   " + t("turn.locked", dice=dice_text(view.locked, session.faces_style, t)),
                 style="magenta",
             )
         return text
 
 
-def board_for(family: str, small: bool = False) -> Board:
-    """The board widget of a family; ``small``: shortened labels, for small terminals."""
-    kind = {"thousand": ThousandBoard, "showdown": ShowdownBoard}.get(family, SheetBoard)
-    return kind(id="board-panel", small=small)
+def board_class(family: str) -> type[Board]:
+    """The board of a family (its layout)."""
+    return {"thousand": ThousandBoard, "showdown": ShowdownBoard}.get(family, SheetBoard)

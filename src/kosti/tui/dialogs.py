@@ -50,17 +50,22 @@ class DiceEntry(ModalScreen[Faces | None]):
     DiceEntry Label { width: 100%; }
     """
 
-    def __init__(self, n: int, name: str, t: Catalog, style: str = "pips") -> None:
+    def __init__(self, n: int, name: str, t: Catalog, style: str = "pips", was: str = "") -> None:
         super().__init__()
         self.n = n
         self.style = style
         self.player = name
         self.t = t
+        self.was = was
+        """The throw as it stands, when one is corrected: shown, and typed in to begin with
+        (selected, so that typing replaces it)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(self.t("entry.title", name=self.player, n=self.n))
-            yield Input(placeholder=self.t("entry.placeholder", n=self.n), id="entry")
+            if self.was:
+                yield Label(self.t("entry.was", dice=self.was), id="entry-was")
+            yield Input(self.was, placeholder=self.t("entry.placeholder", n=self.n), id="entry")
             yield Label("", id="entry-error")
             yield Label(self.t("entry.help"), classes="muted")
 

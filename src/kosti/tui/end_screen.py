@@ -51,6 +51,7 @@ class EndScreen(Screen[None]):
         self._bindings.bind("n", "new_game", t("key.new_game"))
         self._bindings.bind("escape", "back", t("key.back_to_table"))
         self._bindings.bind("q", "quit_game", t("key.quit"))
+        self._bindings.bind("question_mark", "keys", t("key.keys"), key_display="?")
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -95,6 +96,14 @@ class EndScreen(Screen[None]):
         if session.path is not None:
             note.append(t("end.saved", path=str(session.path)))
         self.query_one("#end-record", Static).update(note)
+
+    def action_keys(self) -> None:
+        """The keys of this screen and the rules of the table (as ``?`` at the table lists them)."""
+        from kosti.tui.help_screen import KeysScreen, table_sentences
+
+        t = self.t
+        keys = [("N", t("key.new_game")), ("Esc", t("key.back_to_table")), ("Q", t("key.quit"))]
+        self.app.push_screen(KeysScreen(keys, t, table_sentences(self.session.variant, t)))
 
     def action_new_game(self) -> None:
         from kosti.tui.app import KostiApp

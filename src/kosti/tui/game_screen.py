@@ -15,11 +15,12 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, RichLog, Static
 
-from kosti.actions import Action, CellAction, Hold, Stop
+from kosti.actions import Action, CellAction
 from kosti.bots.base import Advice
+from kosti.games.turn import TurnView
 from kosti.i18n import Catalog, refusal_text
 from kosti.narrate import Narrator
-from kosti.tui.boards import Board, SheetBoard, board_for
+from kosti.tui.boards import Board, SheetBoard, board_class
 from kosti.tui.dice import DieLook, DieView
 from kosti.tui.session import Refused, Session
 from kosti.tui.text import card_name, dice_text, hint_text, log_text, sentence
@@ -67,25 +68,25 @@ def game_bindings(
     short: bool = False,
 ) -> list[Binding]:
     """The keys of the table, described in the player's language (``short``: the short labels
-    of a small terminal).
+    of a small terminal); ``family`` words them («pick» dice to set aside, «stand»).
 
     ``width``: the footer has that many columns; the keys that do not fit, in the order of
     :data:`KEY_ORDER`, are left to the list of keys that ``?`` opens. ``available`` says which
-    actions mean something in this game (keys that do not are never shown, so take no room).
+    keys work now (the others are bound all the same, to say why, but never shown, so take
+    no room).
     """
 
     def label(name: str) -> str:
         brief = f"key_short.{name}"
         return t(brief) if short and t.has(brief) else t(f"key.{name}")
 
-    stop = "stop_" + family if family != "sheet" else ""
     labels = {
         "hold": label("set_aside" if family == "thousand" else "hold"),
         "throw": label("throw"),
         "record": label("record"),
         "scratch": label("scratch"),
         "announce": label("announce"),
-        "stop": label(stop) if stop else "",
+        "stop": label("stop_showdown" if family == "showdown" else "stop_thousand"),
         "hint": label("hint"),
         "undo": label("undo"),
         "edit": label("edit"),
@@ -105,7 +106,7 @@ def game_bindings(
         "rules": ("r,f1", "rules", "R"),
         "quit": ("q", "quit_game", "Q"),
     }
-    wanted = [name for name in KEY_ORDER if labels[name] and (available is None or available(name))]
+    wanted = [name for name in KEY_ORDER if available is None or available(name)]
     shown = set(wanted)
     more = Binding("question_mark", "keys", label("keys"), key_display="?")
     if width is not None:
@@ -146,6 +147,8 @@ class GameScreen(Screen[None]):
         self._solve_timer: Any = None
         self.narrator = Narrator(session.variant, session.recorder.record.players, t.lang)
         """Words the engine's events, as the web page and the reports do."""
+        self.board_kind = board_class(session.family)
+        """The board of the game's family (its layout; a sheet has cells to pick)."""
         # the footer shows each key's description, in the player's language: the bindings
         # are made per screen from the catalog rather than fixed on the class (and again
         # when the terminal changes size: a narrow footer shows fewer keys, see KEY_ORDER)
@@ -161,8 +164,8 @@ class GameScreen(Screen[None]):
         return app
 
     def _available(self, name: str) -> bool:
-        """Whether the key of action ``name`` means anything in this game (see :meth:`check_action`)."""
-        return self.check_action(name, ()) is not False
+        """Whether the key of action ``name`` works now (see :meth:`_open`)."""
+        return self._open(name)
 
     def _fit_keys(self, width: int) -> None:
         """Make the footer's keys fit ``width`` columns (short labels on a small terminal)."""
@@ -174,7 +177,7 @@ class GameScreen(Screen[None]):
         self.small = is_small(self.app.size)
         self._fit_keys(self.app.size.width)
         self._shown_log = 0
-        board = board_for(self.session.family, small=self.small)
+        board = self.board_kind(id="board-panel", small=self.small)
         log = RichLog(id="log", wrap=True, markup=False, min_width=16)
         if not self.small:
             yield Header()
@@ -200,9 +203,10 @@ class GameScreen(Screen[None]):
                 with Vertical(id="info"):
                     yield Static(id="status")
                     yield Static(id="turn")
-                    yield Static(id="prompt")
+            # what to press, the whole width of the terminal: never cut off by the turn above it
+            yield Static(id="prompt")
             yield Static(id="message")
-            body = Horizontal if self.session.family == "sheet" else Vertical
+            body = Horizontal if self.board_kind.picks_cells else Vertical
             with body(id="body"):
                 yield board
                 yield log
@@ -233,34 +237,48 @@ class GameScreen(Screen[None]):
             self._fit_keys(event.size.width)
 
     def _focus_board(self) -> None:
-        if self.session.family == "sheet":
+        if self.board_kind.picks_cells:
             self.query_one("#sheet", DataTable).focus()
 
     # -- keys ------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show only the keys that mean something in this game and at this moment."""
+        """The keys this game has: all of them, but the cell keys (Enter, X, A) where there is no
+        sheet to pick a cell on, taking moves back where the table forbids it, and correcting a
+        throw outside scorekeeper mode. A key the game has works at any moment: where the turn
+        does not allow it now, it says why (the footer shows only the keys open now, see
+        :meth:`_open`)."""
         session = self.session
-        family = session.family
-        if action == "record":
-            return family == "sheet"
-        if action == "scratch":
-            return family == "sheet" and bool(getattr(session.variant.options, "scratch", False))
-        if action == "announce":
-            return family == "sheet" and getattr(session.variant.options, "columns", "") == "fences"
-        if action == "stop":
-            return family != "sheet"
+        if action in ("record", "scratch", "announce"):
+            return self._has_cells()
         if action == "undo":
             return session.undo_allowed
         if action == "edit":
             return session.dice is None
-        if action in ("throw", "hint") and session.finished:
-            return None
-        if action == "hold":
-            if family == "thousand":
-                return getattr(session.variant.options, "set_aside", "") == "choice"
-            return True
         return True
+
+    def _has_cells(self) -> bool:
+        return self.board_kind.picks_cells
+
+    def _open(self, name: str) -> bool:
+        """Whether the key of action ``name`` does something now, as the turn view says: the
+        footer offers these keys only, and ``?`` lists them (keys to play wait while a bot plays)."""
+        if self.check_action(name, ()) is False:
+            return False
+        session = self.session
+        view = session.view
+        playing = view.player is not None and not session.bot_to_act
+        kinds = {a.kind for a in view.open if isinstance(a, CellAction)}
+        opened = {
+            "hold": playing and view.pick is not None,
+            "throw": playing and view.throw.open,
+            "stop": playing and view.stop.open,
+            "record": playing and "score" in kinds,
+            "scratch": playing and "scratch" in kinds,
+            "announce": playing and "announce" in kinds,
+            "hint": playing,
+        }
+        return opened.get(name, True)
 
     def action_hold(self, position: int) -> None:
         self._do(lambda: self.session.toggle(position), quiet=True)
@@ -413,11 +431,19 @@ class GameScreen(Screen[None]):
         self.redraw()
 
     def action_keys(self) -> None:
-        from kosti.tui.help_screen import KeysScreen
+        from kosti.tui.help_screen import KeysScreen, table_sentences
 
+        self.app.push_screen(
+            KeysScreen(self.keys_now(), self.t, table_sentences(self.session.variant, self.t))
+        )
+
+    def keys_now(self) -> list[tuple[str, str]]:
+        """Every key that works now, with its whole label (the list ``?`` opens)."""
         keys = game_bindings(self.t, self.session.family, available=self._available)
         listed = [(b.key_display or b.key, b.description) for b in keys if b.show]
-        self.app.push_screen(KeysScreen(listed, self.t))
+        if self._open("record") or self._open("scratch") or self._open("announce"):
+            listed.insert(1 if self._open("hold") else 0, ("↑↓", self.t("key.cursor")))
+        return listed
 
     def action_rules(self) -> None:
         from kosti.tui.help_screen import RulesScreen
@@ -452,6 +478,7 @@ class GameScreen(Screen[None]):
             def typed(new: tuple[int, ...] | None) -> None:
                 if new is None:
                     return
+                throws = len(session.throws())
                 dropped = 0
 
                 def edit() -> None:
@@ -460,10 +487,14 @@ class GameScreen(Screen[None]):
 
                 self._do(edit)
                 if dropped:
-                    self.message = Text(self.t("edit.dropped", n=dropped), style="yellow")
+                    # the throws dropped are the ones to type again (U brings them all back)
+                    lost = throws - len(session.throws())
+                    said = self.t("edit.dropped_throws", n=lost) if lost else self.t("edit.dropped_moves")
+                    self.message = Text(said, style="yellow")
                     self.redraw()
 
-            self.app.push_screen(DiceEntry(len(faces), player, self.t, session.faces_style), typed)
+            was = dice_text(faces, session.faces_style, self.t)
+            self.app.push_screen(DiceEntry(len(faces), player, self.t, session.faces_style, was), typed)
 
         style = session.faces_style
         self.app.push_screen(ThrowPicker(throws, self.t, lambda f: dice_text(f, style, self.t)), picked)
@@ -551,6 +582,7 @@ class GameScreen(Screen[None]):
         self._shown_log = len(session.log)
         board = self.query_one(Board)
         board.show(session, t)
+        self._fit_keys(self.app.size.width)  # the keys open now, and only those
         if self.small and isinstance(board, SheetBoard):
             # a wide sheet (three columns a player, or many players) would leave the log a
             # sliver beside it: the log goes under the sheet, the whole width of the terminal
@@ -560,25 +592,27 @@ class GameScreen(Screen[None]):
 
     def _draw_dice(self) -> None:
         session = self.session
+        view = session.view
         table = session.table
         locked = session.locked()
         scoring = session.scoring()
+        held = session.marks_held
         # the dice of a turn that is over stay on the table, dimmed, until the next throw
-        stale = session.finished or not getattr(session.state, "dice", ())
+        stale = session.finished or not (view.dice or view.aside)
         for i in range(5):
-            view = self.query_one(f"#die-{i}", DieView)
+            die = self.query_one(f"#die-{i}", DieView)
             face = table[i] if i < len(table) else None
             label = ""
             if face is not None and not stale:
                 if i in locked:
                     label = "locked"
                 elif i in session.marked:
-                    label = "aside" if session.family == "thousand" else "held"
+                    label = "held" if held else "aside"
                 elif i in scoring:
                     label = "scores"
             if label:
                 label = self.t(f"dice.{label}_short" if self.small else f"dice.{label}")
-            view.show_die(
+            die.show_die(
                 DieLook(
                     face,
                     session.faces_style,
@@ -610,25 +644,47 @@ class GameScreen(Screen[None]):
     def _prompt(self) -> str:
         session = self.session
         t = self.t
-        if session.finished:
-            return ""
         seat = session.seat
         if seat is not None and seat.is_bot and session.bot_to_act:
             return t("prompt.bot_thinking", name=seat.name)
-        if session.to_throw:
-            if session.dice is None:
-                return t("prompt.type_throw", n=session.to_throw, name=seat.name if seat else "")
-            return t("prompt.throw", n=session.to_throw)
-        family = session.family
-        decisions = session.decisions()
-        if family == "sheet":
-            if any(isinstance(a, Hold) for a in decisions):
-                return t("prompt.sheet_throw")
-            if any(isinstance(a, CellAction) and a.kind == "announce" for a in decisions):
-                return t("prompt.sheet_announce")  # column II: a throw on needs an announcement
-            return t("prompt.sheet_record")
-        if family == "thousand":
-            if getattr(session.state, "choosing", False):
-                return t("prompt.thousand_choose")
-            return t("prompt.thousand_stop") if Stop() in decisions else t("prompt.thousand_throw")
-        return t("prompt.showdown")
+        view = session.view
+        if view.to_throw and session.dice is None:
+            return t("prompt.type_throw", n=view.to_throw, name=seat.name if seat else "")
+        return prompt_text(view, t)
+
+
+def prompt_text(view: TurnView, t: Catalog) -> str:
+    """What to press now, in words: the keys the turn view says are open, and what they do
+    (no key it refuses is offered). Empty once the game is over."""
+    if view.player is None:
+        return ""
+    if view.to_throw:
+        if view.aside and not view.dice:
+            return t("prompt.all_aside")  # hot dice: why all five are thrown again
+        return t("prompt.throw", n=view.to_throw)
+    throw, stop = view.throw.open, view.stop.open
+    cells = {action.kind for action in view.open if isinstance(action, CellAction)}
+    # a stop refused while a throw is open: the refusal says why, with the rule's numbers
+    why = refusal_text(view.stop.refusal, t.lang) if throw and view.stop.refusal is not None else ""
+    if view.pick == "set_aside":
+        if why and not cells:
+            return t("prompt.choose_throw", why=why)
+        return t("prompt.thousand_choose")
+    if cells:
+        if "announce" in cells and not throw:
+            return t("prompt.sheet_announce")  # column II: a throw on needs an announcement
+        if view.pick == "hold":
+            return t("prompt.sheet_throw")  # (with all five held, T says why it cannot throw)
+        if throw:
+            # before the first throw (poker-fences): nothing to hold, a combination to scratch
+            return t("prompt.sheet_first") if "scratch" in cells else t("prompt.throw", n=view.throw.throws)
+        return t("prompt.sheet_record")
+    if view.pick == "hold":
+        return t("prompt.showdown" if stop else "prompt.hold_throw")
+    if throw and stop:
+        return t("prompt.thousand_stop")
+    if throw:
+        return t("prompt.throw_no_stop", why=why) if why else t("prompt.thousand_throw")
+    if stop:
+        return t("prompt.stop_only")
+    return ""

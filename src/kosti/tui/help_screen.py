@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -202,33 +203,69 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+KEY_WIDTH = 3
+"""The column of the keys in the list of keys ("1…5" is the widest)."""
+
+
+def marked_text(line: str) -> Text:
+    """A line of the catalog's rules as text: its ``**bold**`` parts bold, the rest plain."""
+    text = Text()
+    for i, part in enumerate(line.split("**")):
+        text.append(part, style="bold" if i % 2 else "")
+    return text
+
+
+def keys_text(keys: Sequence[tuple[str, str]], rules: Sequence[str] = ()) -> Text:
+    """The list of keys, one a line with its whole label, then the rules of this table."""
+    width = max([KEY_WIDTH, *(len(key) for key, _ in keys)])
+    text = Text()
+    for key, label in keys:
+        text.append(key.ljust(width), style="bold cyan")
+        text.append(f"  {label}\n")
+    for line in rules:
+        text.append("\n")
+        text.append_text(marked_text(line))
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
 class KeysScreen(ModalScreen[None]):
-    """Every key of the table with its whole label (the footer of a small terminal shows only
-    the most needed ones); Escape, ? or Enter goes back."""
+    """The keys that work now, each with its whole label (the footer of a small terminal shows
+    only the most needed ones), and the rules of this table in a few sentences; Escape, ? or
+    Enter goes back."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,enter,q", "close", show=False)]
 
     DEFAULT_CSS = """
     KeysScreen { align: center middle; }
-    KeysScreen > Vertical { width: auto; max-width: 90%; height: auto; max-height: 90%;
-                            border: thick $accent; background: $panel; padding: 0 2; }
+    KeysScreen > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                                  border: thick $accent; background: $panel; padding: 0 2; }
+    KeysScreen #keys-text { width: 100%; height: auto; }
     """
 
-    def __init__(self, keys: list[tuple[str, str]], t: Catalog) -> None:
+    def __init__(self, keys: list[tuple[str, str]], t: Catalog, rules: Sequence[str] = ()) -> None:
         super().__init__()
         self.keys = keys
         self.t = t
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
-        width = max(len(key) for key, _ in self.keys)
-        with Vertical():
-            lines = [f"{key.ljust(width)}  {label}" for key, label in self.keys]
-            yield Static("\n".join(lines), id="keys-text")
+        with VerticalScroll():
+            yield Static(keys_text(self.keys, self.rules), id="keys-text")
 
     def on_mount(self) -> None:
-        box = self.query_one(Vertical)
+        box = self.query_one(VerticalScroll)
         box.border_title = self.t("key.keys_title")
         box.border_subtitle = self.t("rules.close")
+        box.focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def table_sentences(rules: Variant, t: Catalog) -> list[str]:
+    """What the ``?`` list says of the rules: this table's own rules with its numbers (pits,
+    the barrel, bolts, overtaking, «самосвал» …), or the preset in a line where the rules of
+    its family have no numbers of the table's own."""
+    return table_rules(rules, t) or [rules.preset.summary(t.lang)]

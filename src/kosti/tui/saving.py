@@ -4,13 +4,35 @@ after every move, and the unfinished games of the games directory, to resume."""
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from kosti.errors import KostiError
 from kosti.record import Record
+
+
+def resume_command(path: Path, environ: Mapping[str, str] | None = None) -> str:
+    """The command that goes on with the game saved in ``path``, as a user can paste it into a
+    shell (the path quoted where it must be). The record says the rest: the bots, the
+    language, scorekeeper mode. Started by ``uv run`` (which says so in ``$UV``) from a
+    project where ``kosti`` is not on the PATH, the command starts with ``uv run`` too."""
+    env = os.environ if environ is None else environ
+    command = f"kosti play --resume {shlex.quote(str(path))}"
+    if not env.get("UV_RUN_RECURSION_DEPTH"):
+        return command
+    # uv run puts the project's environment first on the PATH; the user's shell has the rest
+    venv = env.get("VIRTUAL_ENV", "")
+    outside = os.pathsep.join(
+        part
+        for part in env.get("PATH", "").split(os.pathsep)
+        if part and not (venv and part.startswith(venv))
+    )
+    return command if shutil.which("kosti", path=outside) else f"uv run {command}"
 
 
 def games_directory() -> Path:

@@ -2,9 +2,11 @@
 come from, the dice on the table in the order they lie, and a log of the turn.
 
 Every rule lives in the engine and every move goes through the :class:`~kosti.record.Recorder`,
-so the record is always the whole game. Several engine actions that one key stands
-for (hold and throw, set aside and stop) are checked together on the pure engine
-first: a refused key changes nothing.
+so the record is always the whole game. What the turn allows is the family's turn view
+(:func:`kosti.games.turn_view`, :attr:`Session.view`): the dice on the table and what picking
+them means, and the engine actions each key stands for (hold and throw, set aside and stop),
+planned on the pure engine with the dice marked, or refused with the engine's reason. The
+session plays those plans; a refused key changes nothing.
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop, Throw
+from kosti.actions import Action, Announce, CellAction, Hold, Roll, Score, Scratch, SetAside, Stop
 from kosti.bots.base import Advice
 from kosti.dice import Faces, is_submultiset, normalize
 from kosti.errors import IllegalActionError, KostiError, Refusal
+from kosti.games import turn_view
 from kosti.games.base import Engine, GameState
+from kosti.games.turn import KeyPlan, TurnView
 from kosti.record import Recorder, play_again
 from kosti.roller import DiceSource
 from kosti.rolloff import RollOff
@@ -27,6 +31,12 @@ from kosti.rules.presets import Variant
 from kosti.tui.advice import Hints
 from kosti.tui.bot_play import BotPlayers
 from kosti.tui.saving import RecordFile
+
+LANG_KEY = "lang"
+"""The record's key for the language the game was played in at the terminal."""
+
+SCOREKEEPER_KEY = "scorekeeper"
+"""The record's key that says the throws were typed in (scorekeeper mode)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,12 @@ class Session:
         """The dice of the last throw in the order they lie (with the kept ones in their places)."""
         self.marked: set[int] = set()
         """Positions on :attr:`table` marked by the player: held, or to set aside."""
+        self._holding = False
+        """The marks were last made by a hold: held dice stay on the table through a throw."""
+        self._view: tuple[GameState, Faces, TurnView] | None = None
+        self._edited: list[Action] | None = None
+        """The record's actions before the last correction of a throw that dropped moves, while
+        nothing has been played since: U brings them back."""
         self.bots = BotPlayers([(seat.name, seat.level) for seat in self.seats], self.variant, seed)
         self.undo_allowed = not self.bots or dice is None
         """Moves may be taken back: by default in games of people only, and always in
@@ -95,7 +111,6 @@ class Session:
         self.hints = Hints(self.variant)
         if not recorder.record.turns:
             self._log_events(self.state)  # a new game's own events: a showdown's first antes
-        self._sync_table()
 
     @classmethod
     def new(
@@ -106,9 +121,16 @@ class Session:
         path: Path | None = None,
         rolloff: RollOff | None = None,
         seed: int | None = None,
+        lang: str | None = None,
     ) -> Session:
-        """A new game; ``seats`` in turn order (the roll-off's starter first)."""
+        """A new game; ``seats`` in turn order (the roll-off's starter first). The record keeps
+        what a resumed game needs to go on as it was played: the bots, the language (``lang``)
+        and whether the throws are typed in (scorekeeper mode, ``dice`` ``None``)."""
         extra: dict[str, Any] = {}
+        if lang is not None:
+            extra[LANG_KEY] = lang
+        if dice is None:
+            extra[SCOREKEEPER_KEY] = True
         bots = {s.name: s.level for s in seats if s.level is not None}
         if bots:
             extra["bots"] = bots
@@ -123,13 +145,16 @@ class Session:
     def resume(
         cls, recorder: Recorder, dice: DiceSource | None, path: Path | None, seed: int | None = None
     ) -> Session:
-        """Continue a recorded game; the bots are the ones its record names."""
-        bots = recorder.record.extra.get("bots", {})
-        seats = [
-            Seat(name, bots.get(name) if isinstance(bots, dict) else None) for name in recorder.record.players
-        ]
-        session = cls(recorder, seats, dice, path, None, seed)
-        session.log.append(LogEntry("log.resumed", {"n": len(recorder.record.turns)}))
+        """Continue a recorded game; the bots are the ones its record names. The game is played
+        again from its record, so the log, the dice on the table and those held are as they
+        were when it was left."""
+        record = recorder.record
+        bots = record.extra.get("bots", {})
+        seats = [Seat(name, bots.get(name) if isinstance(bots, dict) else None) for name in record.players]
+        fresh = Recorder(record.rules(), list(record.players), record.extra)
+        session = cls(fresh, seats, dice, path, None, seed)
+        session._rebuild([action for turn in record.turns for action in turn.actions])
+        session.log.append(LogEntry("log.resumed", {"n": len(record.turns)}))
         return session
 
     # -- what the screens read -------------------------------------------------
@@ -175,88 +200,110 @@ class Session:
         return self.bots.due(self.engine, self.state, self.dice)
 
     @property
-    def to_throw(self) -> int:
-        return self.engine.to_throw(self.state)
+    def view(self) -> TurnView:
+        """The turn as the player to act sees it (:func:`kosti.games.turn_view`), its keys
+        planned with the dice marked on the table: every screen draws the turn from it."""
+        picked = self.marked_faces()
+        cached = self._view
+        if cached is not None and cached[0] is self.state and cached[1] == picked:
+            return cached[2]
+        view = turn_view(self.state, picked)
+        self._view = (self.state, picked, view)
+        return view
 
-    def decisions(self) -> list[Action]:
-        return self.engine.decisions(self.state)
+    @property
+    def to_throw(self) -> int:
+        return self.view.to_throw
 
     def locked(self) -> set[int]:
         """Positions that may not be thrown again this turn (showdown: held dice are locked)."""
-        faces = getattr(self.state, "locked", ())
-        return self._positions(faces, prefer=self.marked) if faces and self.family == "showdown" else set()
+        return self._positions(self.view.locked, prefer=self.marked)
 
     def scoring(self) -> set[int]:
-        """Positions of the dice of the last throw that score («Тысяча»)."""
-        if self.family != "thousand" or not self.table:
+        """Positions of the dice of the last throw that score: those the player picks from
+        («Тысяча», with the dice set aside by choice), or those the rules set aside by
+        themselves (they lie on the table no more)."""
+        view = self.view
+        if view.scoring:
+            return self._positions(view.scoring)
+        if not view.aside:
             return set()
-        from kosti.games.thousand.scoring import score_throw
+        on_table = list(view.dice)
+        gone: set[int] = set()
+        for position, face in enumerate(self.table):
+            if face in on_table:
+                on_table.remove(face)
+            else:
+                gone.add(position)
+        return gone
 
-        return self._positions(score_throw(self.table).scoring)
+    @property
+    def marks_held(self) -> bool:
+        """The marked dice are held: they stay on the table through a throw (else they are
+        picked to set aside, or lie set aside)."""
+        pick = self.view.pick
+        return pick == "hold" if pick is not None else self._holding
 
     def marked_faces(self) -> Faces:
-        return tuple(sorted(self.table[i] for i in self.marked))
+        return tuple(sorted(self.table[i] for i in self.marked if i < len(self.table)))
 
     def after_marked(self) -> GameState | None:
-        """The state once the marked dice are set aside («Тысяча», while choosing): what the
-        turn would then hold. The state itself when there is nothing to set aside; ``None``
-        when the marked dice cannot be set aside."""
-        if self.family != "thousand" or not getattr(self.state, "choosing", False):
-            return self.state
+        """The state once the marked dice are taken as the turn view plans them (set aside,
+        in «Тысяча» while choosing): what the turn would then hold. The state itself when
+        picking asks no decision of its own (holds go with the throw); ``None`` when the
+        marked dice cannot be taken."""
+        view = self.view
         try:
-            return self._check([SetAside(self.marked_faces())])
+            return self._check(_common_start(view.throw, view.stop))
         except Refused:
-            return None
+            return None  # the pick itself is refused, whichever key follows
 
     # -- the player's keys -------------------------------------------------------
 
     def toggle(self, position: int) -> None:
-        """Mark or unmark the die at ``position`` (hold it, or pick it to set aside). Refused with
-        the engine's own reason when the dice cannot be held or set aside now, or when the die
-        is locked; ``no_die_there`` when no die lies at ``position``."""
-        if self.finished or self.to_throw or not self.table:
+        """Mark or unmark the die at ``position`` (hold it, or pick it to set aside): as the
+        turn view says picking means now. Refused with why when no die may be picked now, or
+        with the engine's own reason when the die is locked; ``no_die_there`` when no die lies
+        at ``position``."""
+        view = self.view
+        if view.player is None or view.to_throw or not self.table:
             raise Refused("no_dice")
         if not 0 <= position < len(self.table):
             raise Refused("no_die_there", n=position + 1)
-        die = (self.table[position],)
-        if self.family == "thousand":
-            if not getattr(self.state, "choosing", False):
-                raise self._refusal(SetAside(die))
-        elif not any(
-            (isinstance(a, Hold) and a.faces) or (isinstance(a, CellAction) and a.kind == "announce")
-            for a in self.decisions()
-        ):
-            # (in column II dice may be picked before the announcement that allows the throw)
-            raise self._refusal(Hold(die))
+        if view.pick is None:
+            raise self._no_pick(view)
+        marked = self.marked ^ {position}
         if position in self.locked():
-            raise self._refusal(Hold(tuple(sorted(self.table[i] for i in self.marked - {position}))))
-        self.marked ^= {position}
+            faces = tuple(sorted(self.table[i] for i in marked))
+            refusal = turn_view(self.state, faces).throw.refusal
+            if refusal is not None:
+                raise Refused.of(refusal)
+        self.marked = marked
+
+    @staticmethod
+    def _no_pick(view: TurnView) -> Refused:
+        """Why no die may be picked now: the throw key's refusal (no throws left, say), else
+        that no die is picked at this moment (the prompt says what the throw key does)."""
+        if view.throw.refusal is not None:
+            return Refused.of(view.throw.refusal)
+        return Refused("no_dice")
 
     def throw_plan(self) -> tuple[list[Action], int]:
-        """The decisions the throw key stands for now, and how many dice are thrown after them.
+        """The decisions the throw key stands for now (:attr:`TurnView.throw`), and how many
+        dice are thrown after them.
 
         0 dice: the decisions end the turn themselves (setting dice aside can win the game,
-        earn a dot or confirm the turn). :class:`Refused` when no throw is allowed.
+        earn a dot or confirm the turn). :class:`Refused` with the engine's reason when no
+        throw is allowed.
         """
         if self.finished:
             raise Refused("game_over")
-        if self.to_throw:
-            return [], self.to_throw
-        plan: list[Action] = []
-        if self.family == "thousand":
-            if getattr(self.state, "choosing", False):
-                plan.append(SetAside(self.marked_faces()))
-            state = self._check(plan)
-            if self._turn_over(state) or self.engine.to_throw(state):
-                return plan, self.engine.to_throw(state)
-            plan.append(Throw())
-        else:
-            # the engine says why a hold is refused (column II first, no throws left, locked dice)
-            plan.append(Hold(self.marked_faces() if getattr(self.state, "throws", 0) else ()))
-        n = self.engine.to_throw(self._check(plan))
-        if n == 0:
+        plan = self.view.throw
+        if plan.refusal is not None:
+            raise Refused.of(plan.refusal)
+        if not plan.throws and not self._turn_over(self._check(plan.actions)):
             raise Refused("no_throw")
-        return plan, n
+        return list(plan.actions), plan.throws
 
     def _turn_over(self, state: GameState) -> bool:
         return self.engine.is_finished(state) or state.turn != self.state.turn
@@ -291,18 +338,19 @@ class Session:
         self._decide(Score(cell))
 
     def records_nothing(self, cell: str) -> bool:
-        """Recording the dice in ``cell`` now is legal and scores 0 for an absent combination
+        """Recording the dice in ``cell`` now is open and scores 0 for an absent combination
         («прочерк»; three of a kind in a deviation upper cell is a result, not a 0)."""
-        if self.family != "sheet" or self.to_throw or Score(cell) not in self.decisions():
+        if Score(cell) not in self.view.open:
             return False
-        from kosti.rules.options import UPPER_CELLS
+        from kosti.rules.options import UPPER_CELLS, SheetOptions
 
-        if cell in UPPER_CELLS and getattr(self.variant.options, "upper", "") == "deviation":
+        options = self.variant.options
+        if cell in UPPER_CELLS and isinstance(options, SheetOptions) and options.upper == "deviation":
             return False
         return cell_value(self.state, cell) == 0
 
     def can_scratch(self, cell: str) -> bool:
-        return not self.to_throw and Scratch(cell) in self.decisions()
+        return Scratch(cell) in self.view.open
 
     def scratch(self, cell: str) -> None:
         """Scratch ``cell`` (poker-fences)."""
@@ -313,21 +361,18 @@ class Session:
         self._decide(Announce(cell))
 
     def stop(self) -> None:
-        """Bank the turn («хватит», «Тысяча») or stand (showdown).
+        """The stop key (:attr:`TurnView.stop`): bank the turn («хватит», «Тысяча») or stand
+        (showdown).
 
         With dice to set aside by choice, the marked dice are set aside first; if that
         already ends the turn (a win, a dot, a confirmed hot-dice turn) no stop is made.
         A stop the rules refuse is refused with the engine's reason (below the opening, in a
         pit, on the barrel, or a game where a turn ends otherwise).
         """
-        plan: list[Action] = []
-        if self.family == "thousand" and getattr(self.state, "choosing", False):
-            plan.append(SetAside(self.marked_faces()))
-        state = self._check(plan)
-        if not (plan and self._turn_over(state)):
-            self._check([*plan, Stop()])
-            plan.append(Stop())
-        for action in plan:
+        plan = self.view.stop
+        if plan.refusal is not None:
+            raise Refused.of(plan.refusal)
+        for action in plan.actions:
             self._apply(action)
 
     def _decide(self, action: Action) -> None:
@@ -346,15 +391,6 @@ class Session:
                 raise Refused.of(error) from None
         return state
 
-    def _refusal(self, action: Action) -> Refused:
-        """The engine's refusal of ``action`` now (``no_dice`` should it take it: the caller
-        asks only where the screen knows it cannot)."""
-        try:
-            self.engine.apply(self.state, action)
-        except IllegalActionError as error:
-            return Refused.of(error)
-        return Refused("no_dice")
-
     # -- taking moves back --------------------------------------------------------
 
     def undo(self) -> None:
@@ -363,6 +399,12 @@ class Session:
         The game is played again from its shortened record."""
         if not self.undo_allowed:
             raise Refused("undo_off")
+        if self._edited is not None:
+            # the last thing done was a correction that dropped moves: they come back with the
+            # throw as it was
+            self._rebuild(self._edited)
+            self._edited = None
+            return
         turns = [list(turn.actions) for turn in self.recorder.record.turns]
         while turns and not turns[-1]:
             turns.pop()
@@ -392,7 +434,8 @@ class Session:
     def edit_throw(self, index: int, faces: Sequence[int]) -> int:
         """Put ``faces`` in place of the throw at ``index`` (scorekeeper mode: a mistyped throw)
         and play the game again from the record. The moves that no longer fit the corrected
-        dice are dropped, and so is all that follows them; returns how many were."""
+        dice are dropped, and so is all that follows them; returns how many were. Where some
+        were, :meth:`undo` next brings the game back as it was before the correction."""
         if self.dice is not None:
             raise Refused("edit_live")
         actions = [action for turn in self.recorder.record.turns for action in turn.actions]
@@ -405,8 +448,11 @@ class Session:
             normalize(thrown)
         except KostiError:
             raise Refused("type_faces") from None
+        played = list(actions)
         actions[index] = Roll(thrown)
-        return self._rebuild(actions)
+        dropped = self._rebuild(actions)
+        self._edited = played if dropped else None
+        return dropped
 
     def _rebuild(self, actions: Sequence[Action]) -> int:
         """Play the game again from its start with ``actions``, as far as they are legal
@@ -417,9 +463,9 @@ class Session:
         self.log = []
         self.table = []
         self.marked = set()
+        self._holding = False
         self._log_events(self.state)
         dropped = play_again(self.recorder, actions, partial=True, each=self._note)
-        self._sync_table()
         self.save()
         return dropped
 
@@ -456,24 +502,33 @@ class Session:
     def _apply(self, action: Action) -> None:
         before = self.state
         self.recorder.apply(action)
+        self._edited = None  # a new move: a correction is no longer the last thing done
         self._note(action, before, self.state)
         self.save()
 
     def _note(self, action: Action, before: GameState, after: GameState) -> None:
         """Bring the table and the log up to ``after``, which ``action`` led to from ``before``."""
+        from kosti.games.showdown.game import ShowdownState
+
         if isinstance(action, Hold | SetAside):
             # the dice held or set aside, on the table (a bot's, a replayed move's)
             self.marked = self._positions(action.faces, prefer=self.marked)
+            self._holding = isinstance(action, Hold)
         seat = self.engine.current_player(before)
-        entry = self._describe(before, self.seats[seat].name if seat is not None else "", action)
-        if isinstance(action, Roll):
-            self._lay(action.faces, before)
+        name = self.seats[seat].name if seat is not None else ""
+        views = (turn_view(before), turn_view(after)) if isinstance(action, Roll | SetAside) else None
+        entry = self._describe(before, after, seat, name, action, views)
+        if isinstance(action, Roll) and views is not None:
+            self._lay(action.faces, views[1])
         if entry is not None:
             self.log.append(entry)
-        showdown = getattr(after, "showdown", None)
-        if showdown is not None and showdown is not getattr(before, "showdown", None):
-            self.log.append(LogEntry("summary", {"showdown": showdown}))  # every hand, and why
+        settled = after.showdown if isinstance(after, ShowdownState) else None
+        if settled is not None and (not isinstance(before, ShowdownState) or settled is not before.showdown):
+            self.log.append(LogEntry("summary", {"showdown": settled}))  # every hand, and why
         self._log_events(after)
+        if views is not None and after.turn == before.turn and _all_aside(views[1]):
+            # hot dice: why all five are thrown again (classic plays on, variant 2 confirms)
+            self.log.append(LogEntry("log.all_aside", {"name": name, "total": views[1].turn_total or 0}))
         if self.engine.is_finished(after) and not self.engine.is_finished(before):
             winners = [after.players[i] for i in self.engine.winners(after)]
             self.log.append(LogEntry("log.game_over", {"names": ", ".join(winners)}))
@@ -484,59 +539,60 @@ class Session:
         # why every score changed comes from the engine's own events (RULES.md §5.1)
         self.log.extend(LogEntry("event", {"event": event}) for event in state.events)
 
-    def _describe(self, state: GameState, name: str, action: Action) -> LogEntry | None:
-        """The log line of a move itself; what it changed on the board the events say."""
+    def _describe(
+        self,
+        before: GameState,
+        after: GameState,
+        seat: int | None,
+        name: str,
+        action: Action,
+        views: tuple[TurnView, TurnView] | None,
+    ) -> LogEntry | None:
+        """The log line of a move itself; what it changed on the board the events say. A throw
+        or a set-aside that makes a group of its own («Тысяча») says the points the group made."""
+        params: dict[str, Any] = {"name": name}
+        points = _new_group_points(views) if views is not None and after.turn == before.turn else None
         if isinstance(action, Roll):
-            params: dict[str, Any] = {"name": name, "dice": tuple(action.faces)}
-            if self.family == "thousand":
-                from kosti.games.thousand.scoring import score_throw
-
-                points = score_throw(action.faces).points
-                if not points:
-                    return None  # a bust: its event says so
+            if any(event.kind == "bust" for event in after.events):
+                return None  # its event words the throw
+            params["dice"] = tuple(action.faces)
+            if points is not None:
                 return LogEntry("log.throw_points", {**params, "points": points})
             return LogEntry("log.throw", params)
-        if isinstance(action, Hold):
-            if not action.faces or (
-                self.family == "showdown" and action.faces == getattr(state, "locked", ())
-            ):
-                return None
-            return LogEntry("log.hold", {"name": name, "dice": action.faces})
-        if isinstance(action, CellAction) and action.kind == "announce":
-            return LogEntry("log.announce", {"name": name, "cell": action.cell})
         if isinstance(action, SetAside):
-            return LogEntry("log.set_aside", {"name": name, "dice": action.faces})
-        if isinstance(action, Stop) and self.family == "showdown":
-            return LogEntry("log.stand", {"name": name, "dice": getattr(state, "dice", ())})
+            params["dice"] = action.faces
+            if points is not None:
+                return LogEntry("log.set_aside_points", {**params, "points": points})
+            return LogEntry("log.set_aside", params)
+        if isinstance(action, Hold):
+            # holding nothing, or only the dice locked already, is no news
+            if not action.faces or action.faces == turn_view(before).locked:
+                return None
+            return LogEntry("log.hold", {**params, "dice": action.faces})
+        if isinstance(action, CellAction) and action.kind == "announce":
+            return LogEntry("log.announce", {**params, "cell": action.cell})
+        if isinstance(action, Stop) and not any(
+            event.kind == "recorded" and event.seat == seat for event in after.events
+        ):
+            # a stand (showdown); a «Тысяча» stop records the turn, and its events say so
+            return LogEntry("log.stand", {**params, "dice": turn_view(before).dice})
         return None  # recording, scratching and a «Тысяча» stop: their events say it all
 
-    def _lay(self, faces: Faces, before: GameState) -> None:
-        """Put the thrown dice on the table: kept dice stay where they lie, new ones fill the gaps."""
-        if self.family == "thousand":
-            self.table = list(faces)
-            self.marked = self.scoring() if getattr(self.state, "choosing", False) else set()
-            return
-        kept = sorted(self.marked) if getattr(before, "throws", 0) and len(self.table) == 5 else []
-        if len(faces) + len(kept) != 5:
-            kept = []
-        table = [0] * 5
-        for i in kept:
-            table[i] = self.table[i]
+    def _lay(self, faces: Faces, view: TurnView) -> None:
+        """Put the thrown dice on the table: held dice stay where they lie and the new ones fill
+        the gaps; dice set aside leave the table. ``view`` is the turn after the throw: the
+        dice that score there are picked to set aside at once."""
+        held = self._holding and len(self.marked) + len(faces) == len(self.table)
+        kept = sorted(self.marked) if held else []
+        table = list(self.table) if kept else [0] * len(faces)
         rest = iter(faces)
-        for i in range(5):
+        for i in range(len(table)):
             if i not in kept:
                 table[i] = next(rest)
         self.table = table
-        if not kept:
-            self.marked = set()
-        self._sync_table()
-
-    def _sync_table(self) -> None:
-        """Make the table agree with the state's dice when it does not (after a resume, say)."""
-        dice = tuple(getattr(self.state, "dice", ()))
-        if dice and tuple(sorted(self.table)) != tuple(sorted(dice)):
-            self.table = list(dice)
-            self.marked = set()
+        self.marked = set(kept) if kept else set()
+        if view.scoring:
+            self.marked = self.scoring()
 
     def _positions(self, faces: Sequence[int], prefer: set[int] | None = None) -> set[int]:
         """Positions on the table that show ``faces`` (as a multiset), preferring ``prefer``."""
@@ -568,3 +624,28 @@ def cell_value(state: GameState, cell: str) -> int:
     if not isinstance(state, SheetState):
         raise IllegalActionError("not_a_sheet_game", spec=state.variant.spec)
     return SHEET.score_of(state, cell)
+
+
+def _common_start(first: KeyPlan, second: KeyPlan) -> list[Action]:
+    """The decisions two key plans start with alike: what the picked dice stand for whichever
+    key follows (setting them aside, in «Тысяча»; nothing where holds go with the throw)."""
+    shared: list[Action] = []
+    for one, other in zip(first.actions, second.actions, strict=False):
+        if one != other:
+            break
+        shared.append(one)
+    return shared
+
+
+def _all_aside(view: TurnView) -> bool:
+    """Every die of the turn is set aside and all five are due again (hot dice, «Тысяча»)."""
+    return bool(view.to_throw and view.aside and not view.dice)
+
+
+def _new_group_points(views: tuple[TurnView, TurnView]) -> int | None:
+    """The points of the group a move set aside (by choice, or the rules' own after a throw),
+    as the turn views before and after it show the groups; ``None`` when it set none aside."""
+    before, after = views
+    if len(after.aside) > len(before.aside):
+        return after.aside[-1].points
+    return None

@@ -88,7 +88,7 @@ class SetupScreen(Screen[None]):
     SetupScreen .add-row Button { width: auto; min-width: 14; }
     SetupScreen #setup-error { color: $error; height: auto; }
     SetupScreen #start-row { height: auto; align: center middle; }
-    SetupScreen #start { margin: 0 2; }
+    SetupScreen #start, SetupScreen #continue { margin: 0 2; }
     SetupScreen.small .option-row { layout: vertical; height: 2; }
     SetupScreen.small .option-row Label { width: 100%; }
     SetupScreen.small .option-row Select, SetupScreen.small .option-row Input { width: 100%; }
@@ -134,6 +134,8 @@ class SetupScreen(Screen[None]):
                 yield Static(id="setup-error")
         with Horizontal(id="start-row"):
             yield Button(t("setup.start"), id="start", variant="success")
+            # a game left unfinished is one button away (and Ctrl+O)
+            yield Button(t("setup.continue"), id="continue")
         yield Footer()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -303,6 +305,7 @@ class SetupScreen(Screen[None]):
             app.pop_screen()
             app.start(rules, list(self.seats))
 
+    @on(Button.Pressed, "#continue")
     def action_saved_games(self) -> None:
         """Pick an unfinished saved game and go on with it."""
         from kosti.tui.app import KostiApp

@@ -31,6 +31,11 @@ def thousand_turn(state: ThousandState, picked: Faces = ()) -> TurnView:
     if chosen.refusal is not None or after.turn != state.turn or engine.is_finished(after):
         # the dice picked cannot be set aside, or setting them aside ends the turn by itself
         throw = stop = chosen
+    elif chosen.throws:
+        # setting them aside makes a throw due by itself (all five aside where the turn is
+        # confirmed by a throw of five): the throw key throws those dice, and nothing else
+        throw = chosen
+        _, stop = plan(engine, state, [*first, Stop()])
     else:
         _, throw = plan(engine, state, [*first, Throw()])
         _, stop = plan(engine, state, [*first, Stop()])
