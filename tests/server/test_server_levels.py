@@ -17,7 +17,8 @@ from kosti.server.table import Table, TableSettings, token_hash
 from kosti.solver.thousand.advisor import OptimalThousandBot
 
 TINY = TINY_THOUSAND
-FULL = "thousand-classic"
+FULL = "thousand-v2"
+"""A full-size game that ships no exact values (thousand-classic ships them)."""
 SMALL = (
     "thousand-classic(target=100,barrel=none,pits=[],dump_at=null,opening=10,bolt_limit=0,overtake_penalty=5,"
     "first_player=seat)"
@@ -28,7 +29,7 @@ SMALL = (
 def test_the_server_seats_and_hints_follow_the_one_check(sqlite_url: str) -> None:
     full = Table("full", TableSettings(FULL, 2, owner_sha256=token_hash("owner")), b"seed", installed_bots)
     assert view(full)["bot_levels"] == ["random", "heuristic"]
-    with pytest.raises(Refusal, match="kosti solve thousand-classic --players 2"):
+    with pytest.raises(Refusal, match="kosti solve thousand-v2 --players 2"):
         plan_bot(full, "owner", 1, "optimal")
     tiny = Table(
         "tiny",

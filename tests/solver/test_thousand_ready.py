@@ -18,6 +18,8 @@ from kosti.solver.thousand.solve import is_solved, solve
 
 TINY = TINY_THOUSAND
 FULL = "thousand-classic"
+UNSOLVED = "thousand-v2"
+"""A full-size game that ships no values (thousand-classic ships them)."""
 
 
 def test_the_bound_is_an_upper_bound_of_the_model_and_cheap() -> None:
@@ -48,11 +50,11 @@ def test_a_big_variant_is_offered_once_it_is_solved(monkeypatch: pytest.MonkeyPa
 
 
 def test_an_unsolved_full_game_has_no_optimal_bot() -> None:
-    rules = variant(FULL)
+    rules = variant(UNSOLVED)
     assert levels_for(rules) == ["random", "heuristic"]
     reason = unavailable("optimal", rules)
-    assert reason is not None and "kosti solve thousand-classic --players 2" in str(reason)
-    with pytest.raises(OptionError, match="kosti solve thousand-classic --players 2"):
+    assert reason is not None and "kosti solve thousand-v2 --players 2" in str(reason)
+    with pytest.raises(OptionError, match="kosti solve thousand-v2 --players 2"):
         make_bot("optimal", rules)
     # three or more players are advised from the same two-player values: the same answer
     assert levels_for(variant(TINY)) == ["random", "heuristic", "optimal"]
@@ -67,10 +69,10 @@ def test_a_spec_that_needs_quoting_is_quoted_in_the_command() -> None:
 
 
 def test_kosti_play_refuses_the_optimal_bot_of_an_unsolved_full_game(kosti: Any) -> None:
-    run = kosti("play", FULL, "-p", "Anna", "-b", "optimal")
+    run = kosti("play", UNSOLVED, "-p", "Anna", "-b", "optimal")
     assert run.code == 2 and run.out == ""
     assert len(run.err.strip().splitlines()) == 1
-    assert "kosti solve thousand-classic --players 2" in run.err
+    assert "kosti solve thousand-v2 --players 2" in run.err
 
 
 def test_kosti_play_seats_a_small_games_optimal_bot(kosti: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,11 +98,11 @@ async def test_the_new_game_screen_offers_optimal_only_where_it_plays() -> None:
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         offered = {}
-        for preset in (FULL, "poker-classic"):
+        for preset in (UNSOLVED, "poker-classic"):
             screen.query_one("#preset", Select).value = preset
             await pilot.pause()
             offered[preset] = [value for _label, value in screen._levels()]
-        assert offered == {FULL: ["random", "heuristic"], "poker-classic": ["random", "heuristic", "optimal"]}
+        assert offered == {UNSOLVED: ["random", "heuristic"], "poker-classic": ["random", "heuristic", "optimal"]}
 
 
 @pytest.mark.parametrize(
@@ -126,7 +128,7 @@ def test_kosti_hint_words_the_chances_in_the_users_language(
 def test_kosti_hint_keeps_to_the_heuristic_for_an_unsolved_full_game(kosti: Any) -> None:
     import json
 
-    position = thousand_position(FULL, (300, 100), 60, 3)
+    position = thousand_position(UNSOLVED, (300, 100), 60, 3)
     run = kosti("hint", "--position", json.dumps(position), "--json")
     assert run.code == 0, run.err
     assert "win_probability" not in run.json() and run.json()["decisions"]
