@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from kosti.commands import play, serve, simulate, solve
+from kosti.commands import play, serve, simulate, solve, web
 from kosti.commands.common import LangOption, emit, fail, language, reason, refuse
 from kosti.errors import KostiError
 from kosti.rules.presets import PRESETS, option_docs, variant
@@ -161,6 +161,7 @@ for command in (
     solve.report,
 ):
     app.command()(command)
+app.add_typer(web.app)
 
 
 def main() -> None:

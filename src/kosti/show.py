@@ -9,9 +9,7 @@ show the same thing.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
-
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from kosti.dice import normalize
 from kosti.errors import KostiError
@@ -35,6 +33,9 @@ from kosti.rules.options import SheetOptions, ShowdownOptions, ThousandOptions
 from kosti.rules.presets import Variant
 from kosti.settlement import exact, settle
 
+if TYPE_CHECKING:  # rich draws for the terminal alone: the page in the browser ships without it
+    from rich.table import Table
+
 
 def summary(state: GameState) -> dict[str, Any]:
     """The JSON state of ``kosti replay --json`` (RULES.md §5): at least ``finished``,
@@ -56,6 +57,8 @@ def score_report(rules: Variant, dice: Sequence[int], first_throw: bool) -> dict
 
 def summary_table(summary: dict[str, Any]) -> Table:
     """A table of the players and their scores from a :func:`summary`."""
+    from rich.table import Table
+
     title = summary.get("variant", "")
     if summary.get("finished"):
         winners = summary.get("winners") or ([summary["winner"]] if summary.get("winner") else [])

@@ -56,10 +56,33 @@ def test_the_page_is_served_with_a_content_security_policy(client: TestClient) -
     for path in ("/", "/t/abc"):
         page = client.get(path)
         assert page.status_code == 200
-        assert '<script type="module" src="/static/app.js">' in page.text
+        assert re.search(r'<script type="module" src="/static/v/[0-9a-f]{12}/app.js">', page.text)
         assert "script-src 'self'" in page.headers["content-security-policy"]
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/api/server").json()["message_limit"] == 4096
+
+
+def test_the_pages_files_are_gzipped_and_kept_by_the_browser_under_their_version(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["cache-control"] == "no-cache"  # checked on every load: it names the version
+    assert page.headers["content-encoding"] == "gzip"
+    version = re.search(r'<meta name="kosti-version" content="([0-9a-f]{12})">', page.text).group(1)  # type: ignore[union-attr]
+    files = re.findall(rf'"/static/v/{version}/([^"]+)"', page.text)
+    assert {"app.js", "style.css", "manifest.webmanifest"} <= set(files)
+    assert not re.search(r'"/static/(?!v/)', page.text)  # no file of the page outside its version
+    for name in ("app.js", "board.js", "style.css", "i18n.js"):  # board.js: imported by app.js, relatively
+        answer = client.get(f"/static/v/{version}/{name}", headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200
+        assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert answer.headers["content-encoding"] == "gzip"
+        assert answer.content == (STATIC / name).read_bytes()
+    # an old page may still ask for its version: it gets today's file, not to be kept
+    assert client.get("/static/v/000000000000/app.js").headers["cache-control"] == "no-cache"
+    assert client.get("/static/app.js").headers["cache-control"] == "no-cache"
+    assert client.get(f"/static/v/{version}/../routes/page.py").status_code == 404
+    words = client.get("/api/words/ru", params={"v": version})
+    assert words.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert client.get("/api/words/ru").headers["cache-control"] == "no-cache"
 
 
 def test_the_words_of_the_game_come_from_kostis_catalogs(client: TestClient) -> None:

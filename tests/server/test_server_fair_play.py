@@ -264,17 +264,19 @@ def test_a_name_nobody_can_see_is_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Smart 2", "smart 2", "Умник 2", "УМНИК  2", "Lucky 1", "Профессор 8", "ПРОФЕССОР 8"]
+    "name",
+    ["Smart 2", "smart 2", "Умник 2", "УМНИК  2", "Lucky 1", "Профессор 8", "ПРОФЕССОР 8", "Smart", "умник"],
 )
 def test_a_name_a_bot_is_shown_under_is_refused(name: str) -> None:
-    """Whether or not that bot sits there yet: its seat may take one later."""
+    """Whether or not that bot sits there yet: its seat may take one later. The only bot of its
+    level at a table is shown under the level's name alone («Умник»): that is a bot's name too."""
     table = Table("t1", TableSettings(POKER, 3), SEED, first_legal_bots)
     with pytest.raises(Refusal) as refused:
         plan_join(table, name, "a")
     assert refused.value.code == "name_taken"
 
 
-@pytest.mark.parametrize("name", ["Smart", "Smarty 2", "Ё", "7", "Anna 2"])
+@pytest.mark.parametrize("name", ["Smarty", "Smarty 2", "Ё", "7", "Anna 2"])
 def test_names_that_only_resemble_a_bot_s_are_kept(name: str) -> None:
     table = Table("t1", TableSettings(POKER, 2), SEED, first_legal_bots)
     events, _ = plan_join(table, name, "a")

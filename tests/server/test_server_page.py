@@ -22,6 +22,8 @@ import httpx
 import pytest
 from server_helpers import fast_settings, uvicorn_thread
 
+from kosti.errors import Refusal
+from kosti.i18n import catalog, refusal_text
 from kosti.record import Record
 from kosti.server.app import create_app
 from kosti.server.fair import verify
@@ -116,24 +118,57 @@ class Player:
         self.context.close()
 
 
+FAMILY = {
+    "poker-classic": "sheet",
+    "poker-free": "sheet",
+    "poker-fences": "sheet",
+    "thousand-classic": "thousand",
+    "poker-showdown": "showdown",
+}
+
+
 def create(
-    player: Player, preset: str, seats: int, *, options: str = "", mode: str = "online", timer: int = 0
+    player: Player,
+    preset: str,
+    seats: int,
+    *,
+    options: dict[str, Any] | None = None,
+    mode: str = "online",
+    timer: int = 0,
 ) -> str:
-    """Create a table through the lobby's form and sit down at it; the table's id."""
+    """Create a table from the home screen (play a friend, or keep the score of real dice), its
+    rules changed with the controls, and sit down at it; the table's id."""
     page = player.page
+    family = FAMILY[preset]
     page.goto(BASE[0] + "/")
-    page.select_option("#preset", preset)
+    page.wait_for_selector(f"#friend-{family}")
     page.fill("#name", player.name)
-    page.fill("#seats", str(seats))
-    page.check(f"input[name=mode][value={mode}]")
-    if timer:
-        page.select_option("#timer", str(timer))
-    if options:
-        page.locator(".more summary").click()
-        page.fill("#options", options)
-    page.locator("#create button[type=submit]").click()
+    if seats != 2 or timer:
+        page.locator("#more-settings summary").click()
+        page.fill("#seats", str(seats))
+        if timer:
+            page.select_option("#timer", str(timer))
+    if options or page.locator(f"#preset-{family}").input_value() != preset:
+        page.locator(f"#rules-{family} summary").click()
+        page.select_option(f"#preset-{family}", preset)
+        page.wait_for_selector(f"#options-{family}[data-preset='{preset}']")
+        for name, value in (options or {}).items():
+            control = f"#opt-{family}-{name}"
+            if isinstance(value, list):  # a set of cells: the boxes of those alone ticked
+                boxes = page.locator(f"input[id^=opt-{family}-{name}-]")
+                for i in range(boxes.count()):
+                    box = boxes.nth(i)
+                    wanted = box.get_attribute("id").rsplit("-", 1)[1] in value  # type: ignore[union-attr]
+                    box.set_checked(wanted)
+            elif isinstance(value, bool):
+                page.locator(control).set_checked(value)
+            elif page.locator(control).evaluate("e => e.tagName") == "SELECT":
+                page.select_option(control, str(value))
+            else:
+                page.fill(control, str(value))
+    page.locator(f"#{'keeper' if mode == 'scorekeeper' else 'friend'}-{family}").click()
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector("#invite, #board")
+    page.wait_for_selector("#invite, #board, #join")
     return page.url.rsplit("/", 1)[1]
 
 
@@ -176,7 +211,7 @@ def thousand_move(player: Player) -> None:
     page = player.page
     total = page.locator("#turn-total")
     points = int(re.sub(r"\D", "", total.inner_text()) or 0) if total.count() else 0
-    stop = page.locator("#stop")
+    stop = page.locator("#stop:not([disabled])")
     if stop.count() and (points >= 50 or page.locator("#dice .die").count() <= 2):
         stop.click()
     else:
@@ -255,6 +290,14 @@ def test_poker_classic_two_browsers_with_a_reload(browser: Any) -> None:
     assert (
         anna.page.locator("#server-seed").text_content() == record_of(table_id).extra["fair"]["server_seed"]
     )
+    # the dice checked on the page: the seed against the commitment this browser saw, every die
+    # replayed by the server
+    for p, fair in ((anna, "Fair dice."), (boris, "Кости честные.")):
+        p.page.locator("#fair > summary").click()
+        p.page.locator("#verify").click()
+        p.page.locator("#verdict").wait_for()
+        assert p.page.locator("#verdict").inner_text() == fair
+        assert "fingerprint promised" in p.page.locator("#verify-result").inner_text() or p is boris
     anna.close()
     boris.close()
 
@@ -300,6 +343,9 @@ def test_showdown_on_a_desktop_against_a_bot(browser: Any) -> None:
     hint = anna.page.locator("#hint-text")
     hint.wait_for()
     assert re.search(r"Best: .+ \(chance ≈ \d+%\)", hint.inner_text())
+    # and what the number is, said plainly, and that it is an estimate
+    assert "chance that your hand takes the bank" in hint.inner_text()
+    assert "not an exact calculation" in hint.inner_text()
     play_out([anna], showdown_move)
     anna.page.wait_for_selector("#result")
     anna.check_words()
@@ -349,7 +395,9 @@ def test_six_players_fit_a_phone_in_both_languages(browser: Any, preset: str) ->
             seen = player.version()
             player.page.locator("#throw").click()  # dice on the table for the picture
             player.wait_past(seen)
-        player.page.locator("#rules summary").click()
+        player.page.locator("#rules > summary").click()
+        player.page.wait_for_selector("#table-rules p")
+        player.page.locator("#all-options > summary").click()
         player.page.wait_for_selector("#rules dl")
         player.no_sideways_scroll()
         player.check_words()
@@ -380,6 +428,11 @@ def test_a_turn_runs_out_and_the_player_takes_the_seat_back(browser: Any) -> Non
     mover = anna if anna.my_turn() else boris
     other = boris if mover is anna else anna
     assert mover.page.locator("#clock").count() == 1
+    # the time left is a bar that empties, not only a number
+    first = mover.page.locator("#clock-bar").evaluate("e => e.getBoundingClientRect().width")
+    mover.page.wait_for_timeout(600)
+    assert mover.page.locator("#clock-bar").evaluate("e => e.getBoundingClientRect().width") < first
+    assert mover.page.locator("#clock[role=timer]").count() == 1
     mover.page.wait_for_selector("#take-back", timeout=10_000)
     assert other.page.locator(".notice").count() >= 1
     mover.shot(f"timeout-{mover.lang}")
@@ -394,18 +447,22 @@ def test_a_turn_runs_out_and_the_player_takes_the_seat_back(browser: Any) -> Non
 def test_a_rematch_with_the_same_seats(browser: Any) -> None:
     anna = Player(browser, "en", DESKTOP, "Anna")
     boris = Player(browser, "ru", PHONE, "Борис")
-    first_id = create(anna, "poker-showdown", 3, options="rounds=1")
+    first_id = create(anna, "poker-showdown", 3, options={"rounds": 1})
     join(boris, anna.page.locator("#invite").input_value())
     boris.page.wait_for_selector(".seats")
     add_bot(anna)
     play_out([anna, boris], showdown_move)
+    # one tap each: the rematch is made and its maker sits down; the other goes and sits down
     anna.page.locator("#rematch").click()
     anna.page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    anna.page.locator("#rejoin").click()
+    # Boris's seat is kept for him, and says so (not «Борис empty»)
+    kept = anna.page.locator(".seats li", has_text="Борис")
+    kept.wait_for()
+    assert "seat kept" in kept.inner_text() and "empty" not in kept.inner_text()
     boris.page.locator("#to-rematch").click()
-    boris.page.locator("#rejoin").click()
     for p in (anna, boris):
         p.page.wait_for_selector("#board")
+        assert p.page.locator("#rejoin").count() == 0
     second_id = anna.page.url.rsplit("/", 1)[1]
     assert second_id != first_id
     assert boris.page.url.endswith(second_id)
@@ -434,7 +491,7 @@ def tap(page: Any, faces: list[int]) -> None:
 
 def test_the_scorekeeper_taps_in_throws_undoes_and_edits(browser: Any) -> None:
     anna = Player(browser, "ru", PHONE, "Анна")
-    create(anna, "poker-free", 1, options="lower=[chance]", mode="scorekeeper")
+    create(anna, "poker-free", 1, options={"lower": ["chance"]}, mode="scorekeeper")
     page = anna.page
     page.wait_for_selector("#keeper")
     seen = anna.version()
@@ -466,6 +523,9 @@ def test_the_scorekeeper_taps_in_throws_undoes_and_edits(browser: Any) -> None:
     page.locator("#save-edit").click()
     anna.wait_past(seen)
     assert faces_on(page) == [6] * 5
+    # the log tells the throw as it is now, not as it was typed first
+    log = page.locator("#log").inner_text()
+    assert "Анна бросает: 6 6 6" in log and "Анна бросает: 1 2 3" not in log
     seen = anna.version()
     page.locator("#undo").click()
     anna.wait_past(seen)
@@ -483,6 +543,9 @@ def test_the_scorekeeper_taps_in_throws_undoes_and_edits(browser: Any) -> None:
         button.click()
         anna.wait_past(seen)
     page.wait_for_selector("#result")
+    # a win of one's own is celebrated
+    assert "Вы победили!" in page.locator("#celebrate").inner_text()
+    anna.shot("scorekeeper-won-phone-ru")
     anna.check_words()
     anna.close()
 
@@ -532,3 +595,249 @@ def test_a_seated_page_gets_in_at_a_crowded_table_and_a_watching_page_stays(
     finally:
         anna.close()
         watcher.close()
+
+
+# -- the page teaches the game and leaves nobody guessing ----------------------------------------
+
+
+def test_the_home_screen_plays_a_bot_in_one_tap_on_a_phone(browser: Any) -> None:
+    anna = Player(browser, "ru", PHONE, "Аня")
+    page = anna.page
+    page.goto(BASE[0] + "/")
+    page.wait_for_selector("#bot-thousand")
+    # every family's two ways to play are on the first screen of a phone, no form to fill
+    for family in ("thousand", "sheet", "showdown"):
+        for how in ("bot", "friend"):
+            box = page.locator(f"#{how}-{family}").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= PHONE["height"], (family, how, box)
+    assert page.locator("#options").count() == 0  # no name=value text to type
+    anna.shot("home-phone-ru")
+    page.fill("#name", "Аня")
+    page.locator("#bot-thousand").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#board .lane")
+    # seated at once against a bot named as the page names its bots, nothing asked of her
+    assert page.locator(".lane").count() == 2
+    assert page.locator("#join").count() == 0
+    names = page.locator(".lane .name").all_inner_texts()
+    assert names[0] == "Аня" or names[1] == "Аня"
+    assert "Везунчик" in names  # the only bot of its level: no seat number to puzzle over
+    page.wait_for_selector("body[data-my-turn=true]")
+    # the tab says whose turn it is, and its icon wears a badge
+    assert page.title().startswith("● Ваш ход")
+    assert (page.locator("#favicon").get_attribute("href") or "").startswith("data:image/svg+xml")
+    # the keys are for a keyboard: a phone shows none
+    assert page.locator(".keys").count() == 0 or not page.locator(".keys").is_visible()
+    # a chime and a buzz on one's turn are there to turn on, and off until then
+    page.locator("#alerts > summary").click()
+    assert not page.locator("#alert-sound").is_checked()
+    assert not page.locator("#alert-vibrate").is_checked()
+    # the bolt and fall marks are named on the board
+    legend = page.locator("#marks-legend").inner_text()
+    assert "болт" in legend and "падение" in legend
+    # the rules: this table's own in sentences, every option worded and explained
+    page.locator("#rules > summary").click()
+    page.wait_for_selector("#table-rules p")
+    rules = page.locator("#table-rules").inner_text()
+    for words in ("Ямы", "Бочка", "Обгон", "Самосвал", "Болты", "Открытие"):
+        assert words in rules, words
+    page.locator("#all-options summary").click()
+    assert catalog("ru")("option_doc.barrel") in page.locator("#option-barrel").inner_text()
+    assert "бочка по очкам" in page.locator("#option-barrel").inner_text()
+    anna.no_sideways_scroll()
+    anna.check_words()
+    anna.shot("thousand-bot-phone-ru-start")
+    anna.close()
+
+
+def test_a_table_made_for_a_friend_seats_its_maker_and_shows_the_invite(browser: Any) -> None:
+    anna = Player(browser, "en", PHONE, "Anna")
+    create(anna, "thousand-classic", 2, options={"barrel": "none", "dump_at": ""})
+    page = anna.page
+    page.wait_for_selector("#invite")
+    assert page.locator("#join").count() == 0  # no "take a seat" form at her own table
+    assert "you" in page.locator(".seats").inner_text()
+    table_id = page.url.rsplit("/", 1)[1]
+    options = httpx.get(f"{BASE[0]}/api/tables/{table_id}").json()["table"]["options"]
+    assert options == {"barrel": "none", "dump_at": None}
+    anna.check_words()
+    anna.no_sideways_scroll()
+    anna.shot("friend-waiting-phone-en")
+    anna.close()
+
+
+def test_a_bust_lands_and_shows_its_loss_and_a_refused_stop_says_why(browser: Any) -> None:
+    """Two players on one phone keep the score of real dice: the page says whose turn it is, a
+    «хватит» refused below the opening is greyed with the server's reason, and a throw that scores
+    nothing lands with what it cost, also on a watching page, which keeps it in sight a moment
+    even when the next throw comes at once."""
+    anna = Player(browser, "ru", PHONE, "Анна")
+    table_id = create(anna, "thousand-classic", 2, mode="scorekeeper")
+    page = anna.page
+    page.wait_for_selector("#join")
+    assert "Ещё игрок" in page.locator("#join").inner_text()
+    page.fill("#join-name", "Борис")
+    page.locator("#join button[type=submit]").click()
+    page.wait_for_selector("#keeper")
+    watcher = Player(browser, "ru", PHONE, "Вера")
+    watcher.page.goto(f"{BASE[0]}/t/{table_id}")
+    watcher.page.wait_for_selector("#board")
+    # two seats on one phone: «Ваш ход» would say nothing
+    assert page.locator("#turn").inner_text() == "Ход: Анна"
+    seen = anna.version()
+    tap(page, [1, 5, 3, 3, 4])
+    page.locator("#record-throw").click()
+    anna.wait_past(seen)
+    stop = page.locator("#stop")
+    assert stop.is_disabled()
+    state = httpx.get(f"{BASE[0]}/api/tables/{table_id}").json()["table"]["game"]["turn_view"]
+    refusal = state["stop"]["refusal"]
+    why = refusal_text(Refusal(refusal["code"], **refusal["params"]), "ru")
+    assert why in page.locator("#stop-why").inner_text()
+    anna.shot("keeper-stop-refused-phone-ru")
+    seen = anna.version()
+    tap(page, [2, 3, 4])
+    page.locator("#record-throw").click()
+    anna.wait_past(seen)
+    landed = page.locator("#landed")
+    landed.wait_for()
+    assert "сгорело 15" in landed.locator("#landed-title").inner_text()
+    faces = landed.locator(".die").evaluate_all("ds => ds.map(d => d.dataset.face)")
+    assert sorted(int(f) for f in faces) == [2, 3, 4]
+    assert page.locator("#turn").inner_text() == "Ход: Борис"
+    anna.shot("keeper-bust-phone-ru")
+    # Boris throws at once: the watcher still sees Anna's dice land before his
+    watched = watcher.version()
+    tap(page, [1, 2, 2, 3, 4])
+    page.locator("#record-throw").click()
+    for _ in range(200):  # the watcher hears of Boris's throw (the page's CSP forbids eval'd waits)
+        if int(watcher.version()) > int(watched):
+            break
+        watcher.page.wait_for_timeout(10)
+    assert int(watcher.version()) > int(watched)
+    assert watcher.page.locator("#landed.fresh").count() == 1
+    assert watcher.page.locator("#dice .die").count() == 0
+    watcher.shot("watcher-bust-phone-ru")
+    watcher.page.wait_for_selector("#landed", state="detached", timeout=10_000)
+    assert watcher.page.locator("#dice .die").count() == 4  # the 1 set aside, four to throw on
+    for p in (anna, watcher):
+        p.check_words()
+        p.no_sideways_scroll()
+    anna.close()
+    watcher.close()
+
+
+def test_a_score_sheet_explains_its_marks_and_counts_the_throws_left(browser: Any) -> None:
+    anna = Player(browser, "ru", PHONE, "Анна")
+    create(anna, "poker-free", 1, mode="scorekeeper")
+    page = anna.page
+    page.wait_for_selector("#keeper")
+    seen = anna.version()
+    tap(page, [3, 3, 3, 1, 2])
+    page.locator("#record-throw").click()
+    anna.wait_past(seen)
+    assert "осталось 2 броска" in page.locator("#throws-left").inner_text()
+    # a cell named as the object of «записать»: «тройку», not «тройка» (poker-free: the sum of all five)
+    label = page.locator("#cell-three_of_a_kind").get_attribute("aria-label")
+    assert label == "Записать тройку: +12"
+    legend = page.locator("#sheet-legend").inner_text()
+    assert "— (прочерк): комбинация записана без неё" in legend
+    anna.check_words()
+    anna.close()
+    boris = Player(browser, "ru", PHONE, "Борис")
+    create(boris, "poker-classic", 1, mode="scorekeeper")
+    boris.page.locator("#sheet-legend li", has_text="Сначала школа").wait_for()  # once the rules have come
+    legend = boris.page.locator("#sheet-legend").inner_text()
+    assert "✓ — ровно три кости" in legend and "Сначала школа" in legend
+    boris.close()
+
+
+def test_poker_fences_names_every_player_whole_and_explains_its_columns(browser: Any) -> None:
+    table_id, seat, token = seated_with_bots("poker-fences", 3)
+    player = Player(browser, "ru", PHONE, "Анна")
+    player.context.add_init_script(
+        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
+    )
+    page = player.page
+    page.goto(f"{BASE[0]}/t/{table_id}")
+    page.wait_for_selector("#board")
+    for tab in range(3):
+        page.locator(f"#sheet-of-{tab}").click()
+        head = page.locator(".sheet thead .who")
+        assert head.evaluate("e => e.scrollWidth <= e.clientWidth"), head.inner_text()
+    heads = [page.locator(f"#sheet-of-{i} .name").inner_text() for i in range(3)]
+    assert len(set(heads)) == 3 and all("…" not in h for h in heads)
+    legend = page.locator("#sheet-legend").inner_text()
+    assert "Столбец I:" in legend and "Столбец II:" in legend and "Столбец III:" in legend
+    assert "Ограды" in page.locator("#board").inner_text()
+    player.no_sideways_scroll()
+    player.check_words()
+    player.shot("poker-fences-phone-ru-3-players")
+    player.close()
+
+
+def test_the_hint_thinks_while_it_works_and_its_answer_finds_the_page_after_a_reconnect(browser: Any) -> None:
+    import threading
+
+    from websockets.sync.client import connect
+
+    from kosti.server import hints as hints_module
+
+    release = threading.Event()
+    advise = hints_module.Hints.advise
+
+    async def slow(self: Any, room: Any, message: Any) -> Any:
+        import anyio
+
+        await anyio.to_thread.run_sync(release.wait, 20)
+        return await advise(self, room, message)
+
+    made = {"variant": "poker-showdown", "seats": 2, "hints": True, "name": "Анна", "client_seed": "abc"}
+    me = httpx.post(f"{BASE[0]}/api/tables", json=made).json()
+    table_id, seat, token = me["id"], me["seat"], me["token"]
+    httpx.post(f"{BASE[0]}/api/tables/{table_id}/bots", json={"level": "random", "token": token})
+    anna = Player(browser, "ru", PHONE, "Анна")
+    anna.context.add_init_script(
+        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
+    )
+    page = anna.page
+    sockets: list[Any] = []
+    page.on("websocket", lambda socket: sockets.append(socket))
+    page.goto(f"{BASE[0]}/t/{table_id}")
+    page.wait_for_selector("body[data-my-turn=true]")
+    seen = anna.version()
+    page.locator("#throw").click()
+    anna.wait_past(seen)
+    hints_module.Hints.advise = slow  # type: ignore[method-assign]
+    others = []
+    try:
+        page.locator("#hint").click()
+        page.wait_for_selector("#hint[aria-busy=true]")
+        assert page.locator("#hint").inner_text() == "Думаю…" and page.locator("#hint").is_disabled()
+        anna.shot("hint-thinking-phone-ru")
+        # the seat's sockets beyond the allowed four close the oldest: the page's, which reconnects
+        url = BASE[0].replace("http", "ws") + f"/ws/{table_id}"
+        for _ in range(4):
+            socket = connect(url, open_timeout=30)
+            socket.recv(timeout=30)
+            socket.send(json.dumps({"type": "hello", "token": token}))
+            socket.recv(timeout=30)
+            others.append(socket)
+        for _ in range(300):  # the page's socket is closed, and it opens a new one
+            if len(sockets) > 1:
+                break
+            page.wait_for_timeout(50)
+        assert len(sockets) == 2 and sockets[0].is_closed()
+        page.wait_for_timeout(500)  # its hello, and the state it is shown
+        release.set()
+        page.locator("#hint-text").wait_for(timeout=20_000)
+    finally:
+        hints_module.Hints.advise = advise  # type: ignore[method-assign]
+        release.set()
+        for socket in others:
+            socket.close()
+    assert "Лучше всего" in page.locator("#hint-text").inner_text()
+    assert page.locator("#hint-note").inner_text()
+    assert page.locator("#hint[aria-busy]").count() == 0
+    anna.check_words()
+    anna.close()

@@ -102,7 +102,10 @@ async def test_the_new_game_screen_offers_optimal_only_where_it_plays() -> None:
             screen.query_one("#preset", Select).value = preset
             await pilot.pause()
             offered[preset] = [value for _label, value in screen._levels()]
-        assert offered == {UNSOLVED: ["random", "heuristic"], "poker-classic": ["random", "heuristic", "optimal"]}
+        assert offered == {
+            UNSOLVED: ["random", "heuristic"],
+            "poker-classic": ["random", "heuristic", "optimal"],
+        }
 
 
 @pytest.mark.parametrize(

@@ -85,6 +85,23 @@ class OpenTables(BaseModel):
     tables: list[OpenTable]
 
 
+class Verification(BaseModel):
+    """A game's record checked by the server as ``kosti verify`` checks it."""
+
+    status: Literal["fair", "incomplete", "not_fair", "pending"]
+    """``pending``: the game goes on, its server seed not revealed yet; else the verdict."""
+    throws: int = 0
+    """Throws checked, the roll-off's included."""
+    dice: int = 0
+    """Dice checked."""
+    reason: str = ""
+    """What was checked, or the first difference (in English, as ``kosti verify`` says it)."""
+    server_seed: str | None = None
+    """The revealed server seed (hex), for the page to hash against the commitment it was shown."""
+    server_seed_sha256: str | None = None
+    """The commitment shown before the first throw."""
+
+
 class RecordTurn(BaseModel):
     """One turn of a record: its player and their actions in record form (RULES.md §5)."""
 

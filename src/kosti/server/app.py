@@ -12,7 +12,9 @@ REST (JSON; the answers' models are in :mod:`kosti.server.answers`):
 * ``POST /api/tables/{id}/join`` {name, client_seed} → {seat, token, version}
 * ``POST /api/tables/{id}/bots`` {seat, level} → {seat, name, version}
 * ``GET /api/tables/{id}/record`` → the record (the server seed only once the game is over)
-* ``GET /api/presets?lang=`` and ``GET /api/rules/{variant}?lang=`` → the rules' data
+* ``GET /api/tables/{id}/verify`` → the record checked as ``kosti verify`` does (``pending`` until the end)
+* ``GET /api/presets?lang=`` and ``GET /api/rules/{variant}?lang=`` → the rules' data (each option worded,
+  with the control a form offers it as, and the table's own rules in sentences)
 * ``GET /api/words/{lang}`` → kosti's catalog of words (``ru``, ``en``) for the page
 * ``GET /api/server`` → the limits and bot levels of this server
 
@@ -30,18 +32,26 @@ from contextlib import asynccontextmanager
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 
 from kosti.i18n import refusal_text
 from kosti.server.bots import BotFactory, installed_bots
 from kosti.server.bus import LocalBus, RedisBus
 from kosti.server.hub import Hub
 from kosti.server.refusal import Refusal
-from kosti.server.routes import page, play, rules, tables
+from kosti.server.routes import local, page, play, rules, tables
 from kosti.server.routes.deps import HttpLimits
-from kosti.server.routes.page import STATIC
+from kosti.server.routes.page import STATIC, VERSIONED, Assets
 from kosti.server.settings import ServerSettings, TokenBucket
 from kosti.server.store import Store, default_url
+
+UNZIPPED = (
+    *DEFAULT_EXCLUDED_CONTENT_TYPES,
+    "application/wasm",
+    "application/octet-stream",
+    "application/x-tar",
+)
+"""Content types sent as they are, never gzipped."""
 
 HTTP_STATUS = {
     "unknown_token": 403,
@@ -128,7 +138,12 @@ def create_app(
     app.include_router(tables.router)
     app.include_router(rules.router)
     app.include_router(page.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(local.router)  # play on this device: /sw.js, /local/… (kosti.web)
+    app.mount(VERSIONED + "{version}", Assets(directory=STATIC), name="assets")
+    app.mount("/static", Assets(directory=STATIC), name="static")
+    # the page's files and the catalog are text: a tenth of their size on the wire, gzipped (not
+    # what is packed already, nor binaries, which would cost the time and gain nothing)
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=6, exclude_content_types=UNZIPPED)
     return app
 
 

@@ -97,15 +97,18 @@ def bot_skeletons(levels: tuple[str, ...]) -> frozenset[str]:
     """The skeletons of every name a bot of ``levels`` may be shown under, in every language
     and seat (:func:`~kosti.server.limits.skeleton`)."""
     return frozenset(
-        skeleton(bot_name(level, seat, lang))
+        skeleton(bot_name(level, seat, lang, alone))
         for level in levels
         for seat in range(MAX_SEATS)
         for lang in LANGUAGES
+        for alone in (False, True)
     )
 
 
-def bot_name(level: str, seat: int, lang: str) -> str:
-    """A bot's name in ``lang``: its level's name in the catalog and its seat («Умник 2», "Smart 2")."""
+def bot_name(level: str, seat: int, lang: str, alone: bool = False) -> str:
+    """A bot's name in ``lang``: its level's name in the catalog and its seat («Умник 2», "Smart 2");
+    the level's name alone («Умник») for the only bot of its level at a table (``alone``)."""
     t = catalog("ru" if lang == "ru" else "en")
     key = f"bot.{level}"
-    return f"{t(key) if t.has(key) else level} {seat + 1}"
+    name = t(key) if t.has(key) else level
+    return name if alone else f"{name} {seat + 1}"

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any
-
-from fastapi import WebSocket
+from typing import TYPE_CHECKING, Any
 
 from kosti.i18n import refusal_text
 from kosti.server import wire
-from kosti.server.bus import Changes
 from kosti.server.refusal import Refusal
-from kosti.server.rooms import Room
 from kosti.server.view import LOG_TAIL, TableView
+
+if TYPE_CHECKING:  # the messages below are made in the browser too (kosti.web), with no FastAPI
+    from fastapi import WebSocket
+
+    from kosti.server.bus import Changes
+    from kosti.server.rooms import Room
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,7 @@ class Broadcaster:
                 and last is not None
                 and since == last[0]
                 and 0 < table.version - last[0] <= LOG_TAIL
+                and not replayed_since(room, last[0])
             )
             key = (lang, change)
             if key not in texts:
@@ -95,6 +98,12 @@ class Broadcaster:
         except Exception:
             log.info("dropping a socket of table %s", room.id, exc_info=True)
             room.drop(socket)
+
+
+def replayed_since(room: Room, version: int) -> bool:
+    """Whether the game was played again (an undo, an edit) after ``version``: the log entries
+    shown before may read otherwise now, so the whole state goes out, not a change."""
+    return any(entry.event.kind in ("undo", "edit") for entry in room.table.log[version:])
 
 
 def socket_language(socket: WebSocket) -> str:

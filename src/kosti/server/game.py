@@ -30,6 +30,9 @@ class TableGame:
         self.players = list(players)
         self.recorder = Recorder(rules, self.players)
         self.moves: Moves = []
+        self.caused: list[tuple[Event, ...]] = []
+        """The core's events of each move in :attr:`moves` (why scores changed), as the game in
+        force played it: after an edit, those of the game played again."""
 
     @property
     def state(self) -> GameState:
@@ -61,17 +64,18 @@ class TableGame:
                 after = self.recorder.apply(action)
             events.extend(after.events)
         self.moves.append((seat, tuple(actions)))
+        self.caused.append(tuple(events))
         return tuple(events)
 
     def undo(self) -> None:
         """Take back the last move (there is one: planning checked)."""
         self.moves.pop()
-        self.recorder = self.replayed(self.moves)
+        self.recorder, self.caused = self.replayed_with_events(self.moves)
 
     def edit(self, throw: int, faces: Sequence[int]) -> None:
         """Make throw number ``throw`` (from 1) ``faces`` and play the game again."""
         self.moves = self.moves_with(throw, faces)
-        self.recorder = self.replayed(self.moves)
+        self.recorder, self.caused = self.replayed_with_events(self.moves)
 
     def moves_with(self, throw: int, faces: Sequence[int]) -> Moves:
         """The moves with throw ``throw`` (from 1) made ``faces``; :class:`Refusal` if there is none."""
@@ -102,6 +106,18 @@ class TableGame:
         recorder = Recorder(self.rules, self.players)
         play_again(recorder, [action for _, actions in moves for action in actions])
         return recorder
+
+    def replayed_with_events(self, moves: Moves) -> tuple[Recorder, list[tuple[Event, ...]]]:
+        """The game played from the start with ``moves`` (:meth:`replayed`), and the events of
+        each move."""
+        recorder = Recorder(self.rules, self.players)
+        heard: list[Event] = []
+        caused: list[tuple[Event, ...]] = []
+        for _, actions in moves:
+            play_again(recorder, actions, each=lambda _action, _before, after: heard.extend(after.events))
+            caused.append(tuple(heard))
+            heard.clear()
+        return recorder, caused
 
     def throws(self) -> list[tuple[int, tuple[int, ...]]]:
         """The throws made so far, each with the seat that made it."""

@@ -18,7 +18,6 @@ from kosti.actions import Action, Roll, Throw
 from kosti.errors import KostiError
 from kosti.errors import Refusal as RuleRefusal
 from kosti.games.base import GameState
-from kosti.roller import FairDice
 from kosti.server.events import Abandon, Edit, Move, Planned, TableEvent, Timeout, Undo
 from kosti.server.game import TableGame
 from kosti.server.refusal import Refusal, refusal_of
@@ -231,8 +230,8 @@ def _play(
                 take(action)
         else:
             take(action)
-        if throw_dice and table.online and table.server_seed is not None and table.client_seed is not None:
-            dice = FairDice(table.server_seed, table.client_seed, table.nonce)
+        dice = table.dice() if throw_dice else None
+        if dice is not None:
             for _ in range(MAX_CHAINED_THROWS):
                 n = engine.to_throw(current)
                 if not n or current.turn != turn or engine.is_finished(current):

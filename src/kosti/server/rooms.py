@@ -14,14 +14,15 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from fastapi import WebSocket
+from typing import TYPE_CHECKING, Any
 
 from kosti.server.refusal import Refusal
 from kosti.server.settings import ServerSettings
 from kosti.server.table import Table
 from kosti.server.view import TableView
+
+if TYPE_CHECKING:  # a table played in the browser (kosti.web) is held in a room too, with no FastAPI
+    from fastapi import WebSocket
 
 
 @dataclass(eq=False)

@@ -13,6 +13,7 @@ from typing import Any
 from kosti.errors import KostiError
 from kosti.i18n import LANGUAGES
 from kosti.roller import FairDice, commitment
+from kosti.server.bots import bot_name
 from kosti.server.events import Abandon, Back, BotSeated, Join, Leave, Rematch, Reserve, Start, TableEvent
 from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
@@ -152,9 +153,16 @@ def _check_name(table: Table, name: str) -> str:
     for seat, occupant in enumerate(table.seats):
         if occupant is None:
             continue
-        for shown in (occupant.name, *(table.shown_name(seat, lang) for lang in LANGUAGES)):
-            if skeleton(shown) == mine:
-                raise Refusal("name_taken", why="player", name=shown)
+        shown = [occupant.name, *(table.shown_name(seat, lang) for lang in LANGUAGES)]
+        if (
+            occupant.bot is not None
+        ):  # a bot alone of its level is shown without its seat, until another comes
+            shown += [
+                bot_name(occupant.bot, seat, lang, alone) for lang in LANGUAGES for alone in (False, True)
+            ]
+        for one in shown:
+            if skeleton(one) == mine:
+                raise Refusal("name_taken", why="player", name=one)
     return name
 
 
@@ -186,4 +194,6 @@ def _plan_start(table: Table, seat: int, occupant: Seat) -> list[TableEvent]:
         client_seed = combine_client_seeds(parts) if parts else commitment(table.server_seed)
         if table.rules.options.first_player == "rolloff":
             order, throws = rolloff(names, FairDice(table.server_seed, client_seed))
+    elif table.rules.options.first_player == "rolloff" and (dice := table.dice()) is not None:
+        order, throws = rolloff(names, dice)  # a table with no seeds that throws its own dice
     return [Start(tuple(order), client_seed, tuple(throws))]

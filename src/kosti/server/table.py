@@ -12,6 +12,7 @@ nonce) is simply the number of throws in the log. What a client sees of a table 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import hmac
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ from kosti.events import Event
 from kosti.games import engine_for
 from kosti.games.base import GameState
 from kosti.record import Record, Recorder, Turn
-from kosti.roller import commitment
+from kosti.roller import DiceSource, FairDice, commitment
 from kosti.rules.presets import Variant, variant
 from kosti.server.bots import LEVELS, BotFactory, TableBots, bot_name
 from kosti.server.events import (
@@ -194,6 +195,12 @@ class Table:
         self.nonce = 0
         """Throws made with the fair dice so far (roll-off included): the next throw's nonce."""
         self.log: list[LogEntry] = []
+        self.in_force: list[int] = []
+        """The version of the log entry of each move still in force, in the order of
+        :attr:`TableGame.moves` (a move taken back at a scorekeeper table is not)."""
+        self.replays = 0
+        """How many times the game was played again from the start (an undo, an edit): the
+        moves before may read otherwise since."""
         self.abandoned = False
         self.rematch: str | None = None
         """The table of the rematch, once one is offered."""
@@ -292,13 +299,25 @@ class Table:
         return occupant.name if occupant else f"seat {seat + 1}"
 
     def shown_name(self, seat: int, lang: str) -> str:
-        """The name of ``seat`` as the page shows it: a bot's in the reader's language («Умник 2»)."""
+        """The name of ``seat`` as the page shows it: a bot's in the reader's language, the level's
+        name alone for the only bot of its level («Умник»), with its seat beside another («Умник 2»)."""
         occupant = self.seats[seat]
         if occupant is None:
             return f"{seat + 1}"
         if occupant.bot is not None:
-            return bot_name(occupant.bot, seat, lang)
+            level = occupant.bot
+            alone = sum(1 for other in self.seats if other is not None and other.bot == level) == 1
+            return bot_name(level, seat, lang, alone)
         return occupant.name
+
+    def dice(self) -> DiceSource | None:
+        """Where the dice the table throws itself (online) come from: the fair dice of its seeds,
+        the nonce counting the throws made so far; ``None`` before the seeds are set and at a
+        scorekeeper table. A table played in the browser throws the device's dice instead
+        (:class:`kosti.web.host.DeviceTable`)."""
+        if not self.online or self.server_seed is None or self.client_seed is None:
+            return None
+        return FairDice(self.server_seed, self.client_seed, self.nonce)
 
     def fair(self) -> dict[str, Any] | None:
         """The ``"fair"`` object of the record: the server seed only once the game is over."""
@@ -358,8 +377,11 @@ class Table:
                 name = self.name_of(event.seat)
             case Undo():
                 self._started().undo()
+                self.in_force.pop()
+                self.replays += 1
             case Edit():
                 self._started().edit(event.throw, event.faces)
+                self.replays += 1
             case Timeout() | Back() | Leave():
                 name = self._seat_changes(event)
             case Abandon():
@@ -370,6 +392,20 @@ class Table:
                 assert_never(event)
         self.version += 1
         self.log.append(LogEntry(self.version, event, name, caused))
+        if isinstance(event, Move):
+            self.in_force.append(self.version)
+
+    def move_as_played(self, entry: LogEntry) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+        """The actions of a move's log ``entry`` and the core's events of them as the game in force
+        has them: after a past throw is changed (scorekeeper), the throw as changed and what it
+        made; a move taken back keeps what it was."""
+        event = entry.event
+        if not isinstance(event, Move) or self.game is None:
+            return (), entry.caused
+        index = bisect.bisect_left(self.in_force, entry.version)  # the versions only grow
+        if index == len(self.in_force) or self.in_force[index] != entry.version:
+            return event.actions, entry.caused
+        return self.game.moves[index][1], self.game.caused[index]
 
     def _started(self) -> TableGame:
         if self.game is None:

@@ -54,7 +54,10 @@ class TableView:
         self._game: tuple[int, dict[str, Any], TurnView] | None = None
         """The language-free part of the game's view, and the turn view, at a version."""
         self._lines: dict[tuple[int, str], list[str]] = {}
-        """The lines of each log entry (by its version) in each language, worded once."""
+        """The lines of each log entry (by its version) in each language, worded once (again
+        after the game is played again: :attr:`Table.replays`)."""
+        self._lines_of = 0
+        """The :attr:`Table.replays` the lines were worded at."""
 
     def full(self, lang: str = "en") -> dict[str, Any]:
         """Everything a client may see, worded in ``lang``, with the last :data:`LOG_TAIL` log
@@ -92,6 +95,9 @@ class TableView:
     def log_after(self, version: int, lang: str = "en") -> list[dict[str, Any]]:
         """The log entries of the versions after ``version``, worded in ``lang``."""
         shown = []
+        if self._lines_of != self.table.replays:
+            self._lines = {}  # an undo or an edit: the moves before may read otherwise now
+            self._lines_of = self.table.replays
         # entry i of the log is the event of version i + 1
         for entry in self.table.log[max(0, version) :]:
             # an entry's lines never change once written: word each once a language
@@ -114,7 +120,16 @@ class TableView:
                 players = self.table.game.players if self.table.game else []
                 item.update(players=players, rolloff=list(event.rolloff))
             case Move():
-                item.update(player=entry.name, seat=event.seat, actions=event.to_json()["actions"])
+                actions, caused = self.table.move_as_played(entry)
+                players = self.table.game.players if self.table.game else []
+                item.update(
+                    player=entry.name,
+                    seat=event.seat,
+                    actions=[action_json(a) for a in actions],
+                    # why scores changed (RULES.md §5.1): the page shows a throw that ended the
+                    # turn (a bust, a dot, a win) before the next player's cup
+                    events=[e.to_json(players) for e in caused],
+                )
             case Edit():
                 item.update(throw=event.throw, faces=list(event.faces))
             case Leave():

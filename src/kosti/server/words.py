@@ -1,5 +1,5 @@
-"""The log of a table in the reader's language: what each move threw and chose, and why every
-score changed (RULES.md §5.1).
+"""The words of a table in the reader's language: its log (what each move threw and chose, and
+why every score changed, RULES.md §5.1), and its own rules in sentences.
 
 A move's throws and choices are worded with the catalog's ``log.*`` lines, as in the
 terminal game; the changes of scores and status come from the core's events
@@ -9,12 +9,16 @@ they are and words none of its own. Bots are named in the reader's language.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside
 from kosti.i18n import Catalog, catalog
 from kosti.narrate import Narrator
 from kosti.phrases import dice_text
+from kosti.rules.options import Options, SheetOptions, ThousandOptions
+from kosti.rules.presets import Variant
 from kosti.server.events import Move
 
 if TYPE_CHECKING:
@@ -30,14 +34,16 @@ def log_lines(table: Table, entry: LogEntry, lang: str) -> list[str]:
     t = catalog("ru" if lang == "ru" else "en")
     style = "cards" if getattr(table.rules.options, "faces", "pips") == "cards" else "pips"
     name = table.shown_name(move.seat, lang)
+    # a past throw changed at a scorekeeper table: the move as the game in force played it
+    actions, caused = table.move_as_played(entry)
     lines = []
-    for action in move.actions:
+    for action in actions:
         line = _action_line(action, name, t, style)
         if line:
             lines.append(line)
-    if entry.caused:
+    if caused:
         players = [table.shown_name(seat, lang) for seat in table.order]
-        lines.extend(Narrator(table.rules, players, lang).describe_all(entry.caused))
+        lines.extend(Narrator(table.rules, players, lang).describe_all(caused))
     return lines
 
 
@@ -52,3 +58,101 @@ def _action_line(action: Action, name: str, t: Catalog, style: str) -> str | Non
         return t("log.announce", name=name, cell=t.cell(action.cell))
     # a score, a scratch and a stop are told by the events they cause
     return None
+
+
+# -- the rules of a table, for the page's rules panel and its new-table form --------------------
+
+
+def option_kind(options: Options, name: str) -> dict[str, Any]:
+    """How the page offers option ``name`` of ``options`` as a control: ``{"kind": "choice",
+    "choices": [...]}`` (one of its values, each worded by the catalog's ``value.*``), ``bool``,
+    ``int`` (``nullable`` where ``null`` turns it off), ``cells`` (a subset of the cells in
+    ``choices``), or ``fixed`` (shown, not changed on the page: the pits)."""
+    hint = typing.get_type_hints(type(options))[name]
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is Literal:
+        return {"kind": "choice", "choices": list(args)}
+    if hint is bool:
+        return {"kind": "bool"}
+    if hint is int:
+        return {"kind": "int"}
+    if set(args) == {int, type(None)}:
+        return {"kind": "int", "nullable": True}
+    if hint == tuple[str, ...]:
+        return {"kind": "cells", "choices": list(getattr(options, name))}
+    return {"kind": "fixed"}
+
+
+def table_rules(rules: Variant, lang: str) -> list[str]:
+    """This table's own rules in sentences (Markdown ``**bold**``), with its numbers: for
+    «Тысяча» the target, the opening, the pits, the barrel, overtaking, «самосвал» and the bolts
+    that it has (none for those it has not), from the catalog's ``rules.table.*``; for the score
+    sheets the columns of «ограды»; else the preset in a line."""
+    t = catalog("ru" if lang == "ru" else "en")
+    o = rules.options
+    if isinstance(o, ThousandOptions):
+        return _thousand_rules(o, t)
+    lines = [rules.preset.summary(t.lang)]
+    if isinstance(o, SheetOptions) and len(o.column_kinds) > 1:
+        names = ["I", "II", "III"]
+        lines.extend(
+            t(f"sheet.column_{kind}", column=names[i]) + "." for i, kind in enumerate(o.column_kinds)
+        )
+    return lines
+
+
+def _pits(pits: Sequence[Sequence[int]]) -> str:
+    return ", ".join(f"{low}–{high}" for low, high in pits)
+
+
+def _thousand_rules(o: ThousandOptions, t: Catalog) -> list[str]:
+    from kosti.games.thousand.game import falls_limit
+
+    parts: list[str] = []
+    lines: list[str] = [t("rules.table.target", target=o.target)]
+    if o.opening:
+        parts.append(t("rules.table.opening", n=o.opening))
+        rule = t("rules.table.opening_rule", n=o.opening)
+        if o.opening_fail_penalty:
+            rule += " " + t("rules.table.opening_fail", n=o.opening_fail_penalty, every=o.opening_fail_every)
+        lines.append(rule)
+    if o.pits:
+        parts.append(t("rules.table.pits", pits=_pits(o.pits)))
+        lines.append(t("rules.table.pits_rule", pits=_pits(o.pits)))
+    need = o.target - o.barrel_at
+    if o.barrel == "points":
+        parts.append(t("rules.table.barrel_points", at=o.barrel_at, attempts=o.barrel_attempts))
+        lines.append(
+            t(
+                "rules.table.barrel_points_rule",
+                at=o.barrel_at,
+                need=need,
+                attempts=o.barrel_attempts,
+                fall=o.fall_penalty,
+                falls=falls_limit(o),
+            )
+        )
+    elif o.barrel == "capped":
+        parts.append(t("rules.table.barrel_capped", at=o.barrel_at))
+        lines.append(t("rules.table.barrel_capped_rule", at=o.barrel_at, need=need))
+    elif o.barrel == "open":
+        parts.append(t("rules.table.barrel_open", target=o.target))
+        lines.append(
+            t("rules.table.barrel_open_rule", target=o.target, dots=o.dots_limit, fall=o.fall_penalty)
+        )
+    else:
+        parts.append(t("rules.table.no_barrel"))
+        lines.append(t("rules.table.no_barrel_rule", target=o.target))
+    if o.overtake_penalty:
+        parts.append(t("rules.table.overtake", n=o.overtake_penalty))
+        lines.append(t("rules.table.overtake_rule", n=o.overtake_penalty))
+    if o.dump_at is not None:
+        parts.append(t("rules.table.dump", n=o.dump_at))
+        lines.append(t("rules.table.dump_rule", n=o.dump_at))
+    if o.bolt_limit:
+        parts.append(t("rules.table.bolts", limit=o.bolt_limit, n=o.bolt_penalty))
+        rule = t("rules.table.bolts_rule", limit=o.bolt_limit, n=o.bolt_penalty)
+        if not o.bolts_when_restricted:
+            rule += " " + t("rules.table.bolts_restricted")
+        lines.append(rule)
+    return [t("rules.table.summary", parts=", ".join(parts)), *lines]

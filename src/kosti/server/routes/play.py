@@ -7,7 +7,8 @@ A client that connects with ``?changes=1`` gets, after the first state, ``{"type
 differ from the version ``since`` it was shown last, and the log entries after it
 (:func:`kosti.server.broadcast.change_message`); the whole state again after a stale move.
 It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hint",
-"version", "token"}`` (answered ``{"type": "hint", "text", "advice"}``), ``{"type":
+"version", "token"}`` (answered ``{"type": "hint", "version", "seat", "text", "note", "advice"}``
+when it is ready, to every socket of the seat: a page that reconnected meanwhile gets it), ``{"type":
 "hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
 scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
 "version", "token", "throw", "faces"}``; a refused message is answered
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -52,6 +54,7 @@ from kosti.server.routes.deps import HubDep, SettingsDep
 from kosti.server.settings import ServerSettings, TokenBucket
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 
 def origin_allowed(websocket: WebSocket, settings: ServerSettings) -> bool:
@@ -75,6 +78,8 @@ class Connection:
         self.websocket = websocket
         self.settings = settings
         self.bucket = TokenBucket(settings.rate, settings.burst)
+        self.hints: set[asyncio.Task[None]] = set()
+        """The hints being worked out for this socket (kept here, so that none is collected)."""
 
     @property
     def seat(self) -> int | None:
@@ -135,7 +140,11 @@ class Connection:
             if isinstance(message, ActionMessage | UndoMessage | EditMessage):
                 await self.hub.act(self.room, message)
             elif isinstance(message, HintMessage):
-                await self.send(await self.hub.hint(self.room, message, socket_language(self.websocket)))
+                # worked out aside: the socket reads on meanwhile, and the answer finds the
+                # seat's socket when it is ready, a new one if the page reconnected
+                task = asyncio.get_running_loop().create_task(self.hint(message))
+                self.hints.add(task)
+                task.add_done_callback(self.hints.discard)
             elif isinstance(message, HelloMessage):
                 await self.send_state()
             else:
@@ -144,6 +153,18 @@ class Connection:
             await self.refuse(refusal)
             if refusal.code == "stale":
                 await self.send_state()
+
+    async def hint(self, message: HintMessage) -> None:
+        """The hint of ``message`` to the seat's sockets (:meth:`Hub.tell_hint`); a refusal to this one."""
+        try:
+            await self.hub.tell_hint(self.room, message, self.websocket)
+        except Refusal as refusal:
+            with contextlib.suppress(Exception):  # the socket may have gone meanwhile
+                await self.refuse(refusal)
+                if refusal.code == "stale":
+                    await self.send_state()
+        except Exception:
+            log.exception("a hint at table %s failed", self.room.id)
 
 
 async def _close(websocket: WebSocket, code: int) -> None:

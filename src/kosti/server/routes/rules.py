@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from fastapi import Path as PathParam
 
-from kosti.errors import KostiError
 from kosti.levels import levels_for
-from kosti.rules.presets import PRESETS, option_docs, variant
 from kosti.server.messages import NAME_LENGTH
-from kosti.server.refusal import Refusal
 from kosti.server.routes.deps import SettingsDep
+from kosti.server.routes.page import FOREVER, asset_version
+from kosti.server.rulebook import preset_list, variant_rules
 from kosti.server.settings import ServerSettings
 
 router = APIRouter(prefix="/api")
@@ -30,33 +29,24 @@ def bot_levels(settings: ServerSettings, family: str) -> list[str]:
 
 @router.get("/presets")
 async def presets(lang: Lang = "en") -> list[dict[str, Any]]:
-    return [
-        {"id": p.id, "family": p.family, "name": p.name(lang), "summary": p.summary(lang)}
-        for p in PRESETS.values()
-    ]
+    return preset_list(lang)
 
 
 @router.get("/rules/{spec}")
 async def rules(spec: str, lang: Lang = "en") -> dict[str, Any]:
-    try:
-        rules_ = variant(spec)
-    except KostiError as error:
-        raise Refusal("bad_variant", why="options", detail=str(error)) from None
-    return {
-        "id": rules_.preset.id,
-        "spec": rules_.spec,
-        "family": rules_.family,
-        "name": rules_.preset.name(lang),
-        "summary": rules_.preset.summary(lang),
-        "options": {name: {"value": value, "doc": doc} for name, value, doc in option_docs(rules_.options)},
-    }
+    return variant_rules(spec, lang)
 
 
 @router.get("/words/{lang}")
-async def words(lang: Annotated[str, PathParam(pattern="^(ru|en)$")]) -> dict[str, Any]:
-    """kosti's catalog of ``lang`` (cells, hands, options, actions, the rules), by dotted key."""
+async def words(
+    lang: Annotated[str, PathParam(pattern="^(ru|en)$")], response: Response, v: str | None = None
+) -> dict[str, Any]:
+    """kosti's catalog of ``lang`` (cells, hands, options, actions, the rules), by dotted key;
+    asked with the page's version (``?v=``, :func:`~kosti.server.routes.page.asset_version`) it
+    is kept by the browser as the page's files are."""
     from kosti.i18n import messages
 
+    response.headers["Cache-Control"] = FOREVER if v is not None and v == asset_version() else "no-cache"
     return dict(messages(lang))
 
 

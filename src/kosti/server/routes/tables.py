@@ -15,6 +15,7 @@ from kosti.server.answers import (
     Seated,
     TableMade,
     TableState,
+    Verification,
     Version,
 )
 from kosti.server.messages import AddBot, CreateTable, JoinTable, LeaveTable, SeatRequest
@@ -70,6 +71,14 @@ async def back(hub: HubDep, table_id: str, body: SeatRequest) -> Version:
 async def rematch(hub: HubDep, table_id: str, body: SeatRequest) -> RematchMade:
     """The rematch of a game that is over, with the same seats: ``{id}`` of its table."""
     return await hub.rematch(table_id, body.token)
+
+
+@router.get("/{table_id}/verify", response_model=Verification)
+async def verify(hub: HubDep, table_id: str) -> Verification:
+    """The game's record checked as ``kosti verify`` checks it (:func:`kosti.server.fair.verify`):
+    every die against the seeds, every decision against the rules; ``pending`` until the game is
+    over and the server seed is revealed."""
+    return await hub.verify(table_id)
 
 
 @router.get("/{table_id}/record", response_model=GameRecord, response_model_exclude_unset=True)

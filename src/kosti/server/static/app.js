@@ -3,14 +3,16 @@
 // with the version it saw. The turn is drawn from the server's turn view (game.turn_view:
 // kosti.games.turn_view), never worked out here. Every name from other people goes through textContent.
 
+import { alertTurn, audioContext, canVibrate, setVibration, soundOn, vibrationOn } from "./alerts.js";
 import { optionValue, renderBoard } from "./board.js";
-import { dieFace, el, markdown, svg } from "./dom.js";
+import { dieFace, el, markdown, markdownInline, svg } from "./dom.js";
 import { cellName, duration, initLanguage, language, loadWords, setLanguage, t, w, word } from "./i18n.js";
+import { levelName, renderHome } from "./home.js";
 import { renderKeeper } from "./keeper.js";
+// the transport: a server's tables over the network, this device's in a worker (local/transport.js)
+import { onThisDevice, openSocket, request } from "./local/transport.js";
 
 const $ = (id) => document.getElementById(id);
-
-const TIMERS = [0, 30, 60, 120, 300];
 
 const app = {
   tableId: null,
@@ -23,6 +25,9 @@ const app = {
   selectionVersion: -1,
   rules: null,
   hint: null,
+  hintAsked: null, // the version a hint was asked at, until it comes
+  landing: null, // a throw that ended the turn, shown a moment before the next player's cup
+  autoJoined: "", // the rematch table this page sat down at again by itself
   announced: { dice: "", turn: "" },
   sheetPlayer: null,
   rolled: "",
@@ -37,10 +42,14 @@ function showError(message) {
   const box = $("alert");
   box.textContent = message;
   box.hidden = !message;
+  if (message && app.hintAsked !== null) {
+    app.hintAsked = null; // the hint was refused (or the socket lost): the button stops thinking
+    if (app.view) renderTable();
+  }
 }
 
 async function api(path, options = {}) {
-  const response = await fetch(path, {
+  const response = await request(path, {
     ...options,
     // a refusal comes worded in the page's language (the server reads Accept-Language)
     headers: { "Content-Type": "application/json", "Accept-Language": language(), ...(options.headers || {}) },
@@ -163,22 +172,12 @@ function field(label, input) {
   return el("label", { class: "field" }, el("span", { text: label }), input);
 }
 
-function radio(name, value, label, checked) {
-  return el("label", { class: "check" }, el("input", { type: "radio", name, value, checked }), label);
-}
-
 // -- sound: a short rattle made on the spot, off unless the player turns it on -------------
-
-let audio = null;
-
-function soundOn() {
-  return localStorage.getItem("kosti.sound") === "on";
-}
 
 function rattle() {
   if (!soundOn()) return;
   try {
-    audio = audio || new AudioContext();
+    const audio = audioContext();
     const now = audio.currentTime;
     for (let k = 0; k < 4; k++) {
       const length = Math.floor(audio.sampleRate * 0.03);
@@ -217,89 +216,26 @@ async function showLobby() {
   $("table").hidden = true;
   $("status").textContent = "";
   app.tableId = null;
+  alertTurn(false);
   const [presets, open] = await Promise.all([
     api(`/api/presets?lang=${language()}`),
     api(`/api/tables?lang=${language()}`).catch(() => ({ tables: [] })),
   ]);
-  const section = $("lobby");
-  section.replaceChildren();
-  const select = el("select", { id: "preset", name: "preset" });
-  for (const p of presets) select.append(el("option", { value: p.id, text: p.name }));
-  select.value = presets.some((p) => p.id === "thousand-classic") ? "thousand-classic" : select.value;
-  const summary = el("p", { id: "preset-summary", class: "muted" });
-  const describe = () => {
-    const p = presets.find((x) => x.id === select.value);
-    summary.textContent = p ? p.summary : "";
-  };
-  select.addEventListener("change", describe);
-  describe();
-  const timer = el("select", { id: "timer", name: "timer" });
-  for (const seconds of TIMERS) timer.append(el("option", { value: seconds, text: seconds ? duration(seconds) : t("timerNone") }));
-  const form = el(
-    "form",
-    { id: "create", class: "card", novalidate: true },
-    el("h2", { id: "lobby-title", text: t("newTable") }),
-    field(t("game"), select),
-    summary,
-    field(t("yourName"), el("input", { id: "name", name: "name", maxlength: 24, required: true, autocomplete: "nickname", value: localStorage.getItem("kosti.name") || "" })),
-    field(t("seats"), el("input", { id: "seats", name: "seats", type: "number", min: 1, max: 8, value: 2, required: true, inputmode: "numeric" })),
-    el("fieldset", {}, el("legend", { text: t("dice") }), radio("mode", "online", t("online"), true), radio("mode", "scorekeeper", t("scorekeeper"), false)),
-    el("fieldset", {}, el("legend", { text: t("visibility") }), radio("visibility", "public", t("public"), false), radio("visibility", "private", t("private"), true)),
-    field(t("timer"), timer),
-    el("label", { class: "check" }, el("input", { type: "checkbox", id: "hints", name: "hints", checked: true }), t("hints")),
-    el(
-      "details",
-      { class: "more" },
-      el("summary", { text: t("more") }),
-      field(t("options"), el("input", { id: "options", name: "options", autocomplete: "off", "aria-describedby": "options-help", maxlength: 200 })),
-      el("p", { id: "options-help", class: "muted", text: t("optionsHelp") }),
-    ),
-    el("button", { type: "submit", class: "primary", text: t("create") }),
-  );
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    showError("");
-    const options = form.options.value.trim();
-    const body = {
-      variant: options ? `${select.value}(${options})` : select.value,
-      seats: Number(form.seats.value),
-      mode: form.mode.value,
-      hints: form.hints.checked,
-      private: form.visibility.value === "private",
-      timer: Number(timer.value) || null,
-    };
-    try {
-      const name = form.name.value.trim();
-      if (!name) throw new Error(t("needName"));
-      // made and seated in one request: nobody can take the creator's seat in between
-      localStorage.setItem("kosti.name", name);
-      const table = await post("/api/tables", { ...body, name, client_seed: randomSeed() });
-      keepSeat(table.id, table.seat, table.token);
-      history.pushState({}, "", table.invite);
+  renderHome($("lobby"), {
+    presets,
+    open,
+    server: app.server || null,
+    api,
+    post,
+    randomSeed,
+    showError,
+    // made and seated in one request: nobody can take the creator's seat in between
+    seat: (table) => keepSeat(table.id, table.seat, table.token),
+    go: (url) => {
+      history.pushState({}, "", url);
       route();
-    } catch (error) {
-      showError(error.message);
-    }
+    },
   });
-  const list = el("ul", { class: "open-tables", id: "open-tables" });
-  for (const table of open.tables || []) {
-    list.append(
-      el(
-        "li",
-        {},
-        el("a", { href: `/t/${table.id}`, class: "table-link" }, el("strong", { text: table.name }), el("span", { class: "muted", text: t("tableLine", { taken: table.taken, seats: table.seats }) }), table.timer ? el("span", { class: "tag", text: duration(table.timer) }) : null),
-      ),
-    );
-  }
-  const openCard = el(
-    "section",
-    { class: "card", "aria-labelledby": "open-title" },
-    el("h2", { id: "open-title", text: t("openTables") }),
-    list.childElementCount ? list : el("p", { class: "muted", id: "no-open", text: t("noOpenTables") }),
-  );
-  // open tables to join come first when there are any: most people arrive to sit down
-  if (list.childElementCount) section.append(openCard, form);
-  else section.append(form, openCard);
 }
 
 async function join(tableId, name, token = null) {
@@ -319,7 +255,7 @@ function connect() {
   if (app.gone) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   // changes=1: after the first whole state the server sends only what changed
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${language()}&changes=1`);
+  const socket = openSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(app.tableId)}?lang=${language()}&changes=1`);
   app.socket = socket;
   $("status").textContent = t("connecting");
   const pinger = setInterval(() => {
@@ -368,13 +304,43 @@ function connect() {
   });
 }
 
+const LANDING = 2800; // ms a throw that ended the turn stays on the table before the next player's cup
+
+/** The moves, worded by the server, whose throw ended the turn with nothing made (a bust, a dot). */
+function endedByThrow(entry) {
+  if (!entry || entry.kind !== "action" || !entry.actions || !entry.actions.length) return null;
+  const last = entry.actions[entry.actions.length - 1];
+  if (typeof last !== "object" || !Array.isArray(last.roll)) return null;
+  const end = (entry.events || []).find((e) => e.kind === "bust" || e.kind === "dot");
+  return end ? { entry, end, dice: last.roll } : null;
+}
+
 function showState(version, view) {
+  // a throw that lost the turn arrived: its dice land and stay a moment, with what it cost,
+  // before the next player's cup (the bots and the others move on meanwhile)
+  if (app.view && app.view.id === view.id && version > app.version) {
+    const arrived = (view.log || []).filter((entry) => entry.version > app.version);
+    const ended = arrived.map(endedByThrow).filter(Boolean).pop();
+    if (ended) {
+      const before = app.view.game && app.view.game.turn_view;
+      // the dice set aside before the bust, lost with it («Тысяча»)
+      const aside = before && app.view.game.player === ended.end.player ? before.aside : [];
+      app.landing = { ...ended, aside, until: Date.now() + LANDING };
+      setTimeout(() => app.landing && Date.now() >= app.landing.until && renderTable(), LANDING + 50);
+    }
+  }
   app.view = view;
   app.version = version;
   app.deadline = view.seconds_left === null || view.seconds_left === undefined ? null : Date.now() + 1000 * view.seconds_left;
   document.body.dataset.version = String(version);
   document.body.dataset.status = view.status;
+  if (app.hintAsked !== null && app.hintAsked !== version) app.hintAsked = null; // the decision has passed
   showError("");
+  if (app.hintAsked === version && app.hintSocket !== app.socket && myTurnToken()) {
+    // asked on a socket since lost: ask again on this one (the answer may have gone nowhere)
+    app.hintSocket = app.socket;
+    send({ type: "hint", token: myTurnToken() });
+  }
   renderTable();
 }
 
@@ -398,12 +364,18 @@ function act(action) {
   const token = myTurnToken();
   if (!token) return;
   app.hint = null;
+  app.landing = null; // the player has seen the last throw: on with the game
   send({ type: "action", token, action });
 }
 
 function askHint() {
   const token = myTurnToken();
-  if (token) send({ type: "hint", token });
+  if (!token) return;
+  // the button thinks until the answer comes; it comes to this page's socket, a new one too
+  app.hintAsked = app.version;
+  app.hintSocket = app.socket;
+  send({ type: "hint", token });
+  renderTable();
 }
 
 function showTable(tableId) {
@@ -449,13 +421,22 @@ function renderTable() {
   }
   const status = statusText(view, game, mine);
   $("status").textContent = status;
+  const myTurn = Boolean(myTurnToken()) && view.status === "playing";
   document.body.dataset.myTurn = myTurnToken() ? "true" : "false";
-  const parts = [el("h2", { id: "table-title", text: rulesLoaded ? app.rules.data.name : "" }), el("p", { id: "turn", class: "turn", text: status }), renderClock(view, game, mine)];
-  if (view.status === "waiting") parts.push(renderInvite(), renderSeats(view, mine), renderJoin(view, mine));
+  alertTurn(myTurn);
+  const parts = [
+    el("h2", { id: "table-title", text: rulesLoaded ? app.rules.data.name : "" }),
+    el("p", { id: "turn", class: `turn${myTurn ? " mine" : ""}`, text: status }),
+    renderClock(view, game, mine),
+  ];
+  if (view.status === "waiting") parts.push(renderInvite(view, mine), renderSeats(view, mine), renderJoin(view, mine));
   if (game && view.status === "playing") {
     parts.push(renderDice(view, game, mine), renderControls(view, game, mine));
-    if (view.mode === "scorekeeper") parts.push(renderKeeper(keeperContext(view, game, mine)));
+    // the pad is for those who keep the score: a watcher has nothing to type in or take back
+    if (view.mode === "scorekeeper" && Object.keys(mine).length) parts.push(renderKeeper(keeperContext(view, game, mine)));
   }
+  // at the end the result comes first: who won, the rematch, a win celebrated
+  if (game && view.status !== "waiting" && view.status !== "playing") parts.push(renderResult(view, game, mine));
   if (game) {
     parts.push(
       renderBoard(view, game, {
@@ -473,8 +454,7 @@ function renderTable() {
       }),
     );
   }
-  if (game && view.status !== "waiting" && view.status !== "playing") parts.push(renderResult(view, game, mine));
-  if (view.status === "playing" && Object.keys(mine).length) parts.push(renderSeatTools(view, mine));
+  if (view.status === "playing" && Object.keys(mine).length) parts.push(renderAlerts(), renderSeatTools(view, mine));
   parts.push(renderLog(view), renderRules(view), renderFair(view));
   $("table").replaceChildren(...parts.filter(Boolean));
   for (const [id, value] of typed) if ($(id)) $(id).value = value;
@@ -490,6 +470,8 @@ function statusText(view, game, mine) {
     const winners = game.winners.map(displayName);
     return `${t("finished")} ${winners.length === 1 ? t("winners", { names: winners.join(", ") }) : t("draw")}`;
   }
+  // with two seats on one phone (a scorekeeper's table) «your turn» says nothing: say whose
+  if (myTurnToken() && Object.keys(mine).length > 1) return t("turnOf", { name: displayName(game.player) });
   return myTurnToken() ? t("yourTurn") : t("turnOf", { name: displayName(game.player) });
 }
 
@@ -507,9 +489,30 @@ function announceChanges(view, game, mine) {
 
 // -- the clock of a table with a turn timer -------------------------------------------
 
+function secondsLeft() {
+  return Math.max(0, Math.ceil((app.deadline - Date.now()) / 1000));
+}
+
 function clockText() {
-  const left = Math.max(0, Math.ceil((app.deadline - Date.now()) / 1000));
-  return t("timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
+  const left = secondsLeft();
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
+
+/** The share of the turn's time left, 0..1. */
+function clockShare() {
+  const total = (app.view && app.view.timer) || 1;
+  return Math.max(0, Math.min(1, (app.deadline - Date.now()) / 1000 / total));
+}
+
+/** The turn's time as a bar that empties (red in its last fifth), with the time left in words beside it. */
+function renderTimer() {
+  const share = clockShare();
+  return el(
+    "div",
+    { class: "timer", id: "clock", role: "timer", "aria-label": t("timeLeft", { time: clockText() }) },
+    el("div", { class: "timer-track", "aria-hidden": "true" }, el("div", { class: `timer-bar${share < 0.2 ? " low" : ""}`, id: "clock-bar", style: { width: `${(100 * share).toFixed(1)}%` } })),
+    el("span", { class: "timer-text", id: "clock-text", "aria-hidden": "true", text: clockText() }),
+  );
 }
 
 function renderClock(view, game, mine) {
@@ -528,14 +531,41 @@ function renderClock(view, game, mine) {
       }),
     );
   }
-  if (app.deadline !== null && game && view.status === "playing") lines.unshift(el("p", { id: "clock", class: "clock", "aria-live": "off", text: clockText() }));
+  if (app.deadline !== null && game && view.status === "playing") lines.unshift(renderTimer());
   return lines.length ? el("div", { class: "card clock-card", id: "clock-card" }, lines) : null;
 }
 
 setInterval(() => {
   const clock = $("clock");
-  if (clock && app.deadline !== null) clock.textContent = clockText();
-}, 500);
+  if (!clock || app.deadline === null) return;
+  const share = clockShare();
+  $("clock-bar").style.width = `${(100 * share).toFixed(1)}%`;
+  $("clock-bar").classList.toggle("low", share < 0.2);
+  $("clock-text").textContent = clockText();
+  clock.setAttribute("aria-label", t("timeLeft", { time: clockText() }));
+}, 250);
+
+/** Opt-in alerts of one's turn: a chime (the page's sound) and, on a phone, a buzz. */
+function renderAlerts() {
+  const sound = el("input", { type: "checkbox", id: "alert-sound", checked: soundOn() });
+  sound.addEventListener("change", () => {
+    localStorage.setItem("kosti.sound", sound.checked ? "on" : "off");
+    renderSoundButton();
+  });
+  const buzz = el("input", { type: "checkbox", id: "alert-vibrate", checked: vibrationOn() });
+  buzz.addEventListener("change", () => {
+    setVibration(buzz.checked);
+    if (buzz.checked && canVibrate()) navigator.vibrate(80);
+  });
+  return el(
+    "details",
+    { class: "card alerts", id: "alerts" },
+    el("summary", { text: t("alertsTitle") }),
+    el("p", { class: "muted", text: t("alertsHelp") }),
+    el("label", { class: "check" }, sound, t("alertSound")),
+    canVibrate() ? el("label", { class: "check" }, buzz, t("alertVibrate")) : null,
+  );
+}
 
 // -- waiting for players ----------------------------------------------------------------
 
@@ -558,10 +588,18 @@ function copyButton(id, input, link) {
   return button;
 }
 
-function renderInvite() {
+function renderInvite(view, mine) {
+  // at a scorekeeper's table everyone plays on this one phone: nobody is sent a link
+  if (view.mode !== "online") return null;
   const link = `${location.origin}/t/${app.tableId}`;
-  const input = el("input", { id: "invite", readonly: true, value: link });
-  return el("div", { class: "card invite" }, field(t("invite"), input), copyButton("copy", input, link));
+  const input = el("input", { id: "invite", readonly: true, value: link, "aria-labelledby": "invite-title" });
+  return el(
+    "div",
+    { class: "card invite-card" },
+    el("h3", { id: "invite-title", text: t("inviteTitle") }),
+    el("p", { class: "muted", text: Object.keys(mine).length ? t("inviteHelp") : t("invite") }),
+    el("div", { class: "invite" }, input, copyButton("copy", input, link)),
+  );
 }
 
 function renderSeats(view, mine) {
@@ -575,13 +613,14 @@ function renderSeats(view, mine) {
       if (seat.bot) item.append(el("span", { class: "tag", text: `${t("bot")}: ${w(`level.${seat.bot}`)}` }));
       if (mine[seat.seat]) item.append(el("span", { class: "tag", text: t("you") }));
     } else if (seat.reserved) {
-      item.append(el("span", { class: "name muted", text: seat.name }), el("span", { class: "tag", text: t("empty") }));
+      // a rematch keeps this seat for its player, who has not sat down again yet
+      item.append(el("span", { class: "name", text: seat.name }), el("span", { class: "tag", text: t("keptFor") }));
     } else {
       item.append(el("span", { class: "muted", text: `${seat.seat + 1}: ${t("empty")}` }));
       // only a seated player may seat a bot (the server asks for their token)
       if (view.mode === "online" && levels.length && anyToken()) {
         const level = el("select", { "aria-label": t("botLevel"), id: `bot-level-${seat.seat}` });
-        for (const name of levels) level.append(el("option", { value: name, text: w(`level.${name}`) }));
+        for (const name of levels) level.append(el("option", { value: name, text: levelName(name) }));
         level.value = levels.includes("heuristic") ? "heuristic" : levels[0];
         const add = el("button", {
           type: "button",
@@ -589,7 +628,7 @@ function renderSeats(view, mine) {
           text: t("addBot"),
           onclick: () => post(tablePath("/bots"), { token: anyToken(), seat: seat.seat, level: level.value }).catch((error) => showError(error.message)),
         });
-        item.append(level, add);
+        item.append(el("span", { class: "add-bot" }, level, add));
       }
     }
     list.append(item);
@@ -600,22 +639,34 @@ function renderSeats(view, mine) {
 function renderJoin(view, mine) {
   const reserved = view.seats.find((s) => s.reserved && mine[s.seat]);
   if (reserved) {
-    // a rematch keeps this browser's seat: sitting down again brings a fresh client seed
-    return el(
-      "div",
-      { class: "card" },
-      el("button", { type: "button", id: "rejoin", class: "primary", text: t("join"), onclick: () => join(app.tableId, reserved.name, mine[reserved.seat]).then(renderTable, (error) => showError(error.message)) }),
-    );
+    const sit = () => join(app.tableId, reserved.name, mine[reserved.seat]).then(renderTable, (error) => showError(error.message));
+    // a rematch keeps this browser's seat: the page that went to the rematch sits down by itself
+    // (a fresh client seed comes with it); one that only came back shows the button
+    if (app.autoJoin === app.tableId && app.autoJoined !== app.tableId) {
+      app.autoJoined = app.tableId;
+      const kept = view.seats.filter((s) => s.reserved && mine[s.seat]);
+      kept
+        .reduce((done, s) => done.then(() => join(app.tableId, s.name, mine[s.seat])), Promise.resolve())
+        .then(renderTable, (error) => showError(error.message));
+      return el("p", { class: "card muted", id: "rejoining", text: t("rejoining") });
+    }
+    return el("div", { class: "card" }, el("button", { type: "button", id: "rejoin", class: "primary", text: t("join"), onclick: sit }));
   }
   if (!view.seats.some((s) => !s.name)) return null;
-  const input = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, autocomplete: "nickname", value: Object.keys(mine).length ? "" : localStorage.getItem("kosti.name") || "" });
-  const form = el("form", { class: "card", id: "join" }, el("h3", { text: t("joinTitle") }), field(t("yourName"), input), el("button", { type: "submit", class: "primary", text: t("join") }));
+  const seated = Object.keys(mine).length > 0;
+  // a player already seated at an online table waits for others; at a scorekeeper's table the
+  // others sit down on this same phone
+  if (seated && view.mode === "online" && !onThisDevice(app.tableId)) return null; // a table of this device: hot-seat
+  const input = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, autocomplete: seated ? "off" : "nickname", value: seated ? "" : localStorage.getItem("kosti.name") || "" });
+  const title = seated ? t("addPlayer") : t("joinTitle");
+  const form = el("form", { class: "card", id: "join" }, el("h3", { text: title }), field(seated ? t("playerName") : t("yourName"), input), el("button", { type: "submit", class: "primary", text: seated ? t("addPlayerButton") : t("join") }));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
       const name = input.value.trim();
       if (!name) throw new Error(t("needName"));
-      await join(app.tableId, name);
+      if (seated) await addPlayerHere(name);
+      else await join(app.tableId, name);
       // the new state may have arrived before the answer that says which seat is ours
       renderTable();
     } catch (error) {
@@ -623,6 +674,13 @@ function renderJoin(view, mine) {
     }
   });
   return form;
+}
+
+/** Seat another player at this phone (a scorekeeper's table): their seat kept here too, the name
+ * this page's player typed at home left as it was. */
+async function addPlayerHere(name) {
+  const answer = await post(`/api/tables/${encodeURIComponent(app.tableId)}/join`, { name, client_seed: randomSeed() });
+  keepSeat(app.tableId, answer.seat, answer.token);
 }
 
 // -- dice --------------------------------------------------------------------------------
@@ -641,8 +699,41 @@ function placesOf(dice, faces) {
   return result;
 }
 
+/** The throw that ended the last turn with nothing (a bust, a dot): while it has just landed
+ * (for LANDING ms, whatever came after it), else until the next player's first throw. */
+function landedThrow(view, game) {
+  if (app.landing && app.landing.entry && Date.now() < app.landing.until && app.view.id === view.id) return { ...app.landing, fresh: true };
+  if (game.turn_view.dice.length || game.turn_view.aside.length) return null;
+  const last = [...(view.log || [])].reverse().find((entry) => entry.kind === "action");
+  return endedByThrow(last);
+}
+
+/** The dice of a throw that lost the turn, as they landed, with what it cost in the server's words. */
+function renderLanded(landed) {
+  const name = displayName(landed.end.player);
+  // the server's lines of the move: its throws (a hot-dice throw may come before the last) and why
+  // scores changed
+  const lines = landed.entry.lines || [];
+  const headline = landed.end.kind === "dot" ? t("dotTitle", { name }) : landed.end.total ? t("bustLost", { name, points: landed.end.total }) : t("bustTitle", { name });
+  return el(
+    "div",
+    { class: `landed${landed.fresh ? " fresh" : ""}`, id: "landed", role: "status" },
+    el("p", { class: "landed-title", id: "landed-title", text: headline }),
+    el(
+      "div",
+      { class: "dice landed-dice", "aria-label": t("threw", { name, dice: diceText(landed.dice) }) },
+      landed.dice.map((face) => el("span", { class: `die lost${landed.fresh ? " rolling" : ""}`, "data-face": face, "aria-hidden": "true" }, dieFace(face, rank(face)))),
+    ),
+    (landed.aside || []).length
+      ? el("div", { class: "aside lost", "aria-label": t("asideLost") }, el("span", { class: "aside-title", text: t("asideLost") }), landed.aside.map((g) => el("span", { class: "group" }, g.dice.map((f) => el("span", { class: "mini", "aria-hidden": "true" }, dieFace(f, rank(f)))), el("s", { class: "points", text: `+${g.points}` }))))
+      : null,
+    lines.length ? el("ul", { class: "landed-lines", id: "landed-lines" }, lines.map((line) => el("li", { text: line }))) : null,
+  );
+}
+
 function renderDice(view, game, mine) {
   const turn = game.turn_view;
+  const landed = landedThrow(view, game);
   const dice = turn.dice;
   const locked = placesOf(dice, turn.locked);
   const scoring = placesOf(dice, turn.scoring);
@@ -652,6 +743,11 @@ function renderDice(view, game, mine) {
     app.selectionVersion = app.version;
   }
   const myTurn = Boolean(myTurnToken());
+  // a throw that lost the turn has just landed: the next player's dice wait until it has been seen
+  // (a player whose turn it is now may throw at once: that ends the wait)
+  if (landed && landed.fresh && !myTurn) {
+    return el("div", { class: "card table-top", id: "table-top" }, renderLanded(landed));
+  }
   // a fresh throw tumbles (not when the page is only drawn again); CSS stills it for reduced motion
   const rollKey = `${game.turn}:${game.player}:${dice.join("")}:${app.version}`;
   const fresh = dice.length && app.rolled !== "" && rollKey !== app.rolled;
@@ -683,20 +779,30 @@ function renderDice(view, game, mine) {
       ),
     );
   });
-  if (!dice.length) {
+  if (!dice.length && !landed) {
     // before the first throw of a turn the cup is full: the dice to come, face down
     const count = turn.to_throw || turn.throw.throws || 5;
     for (let i = 0; i < count; i++) box.append(el("span", { class: "ghost", "aria-hidden": "true" }));
   }
-  const parts = [box];
+  const parts = landed ? [renderLanded(landed), box] : [box];
   // a turn with a running total («Тысяча») shows the dice set aside, apart, with their points
-  if (turn.turn_total !== null) parts.push(renderAside(turn));
-  const extra = [];
-  if (turn.throws_left !== null) extra.push(w("turn.throws_left", { n: turn.throws_left }));
+  if (turn.turn_total !== null && (turn.aside.length || !landed)) parts.push(renderAside(turn));
+  // the throws left, counted on the table itself (score sheets, showdown)
+  if (turn.throws_left !== null) parts.push(renderThrowsLeft(turn));
   const advice = !myTurn ? null : turn.pick === "set_aside" ? t("toSetAside") : turn.pick === "hold" && dice.length ? t("toHold") : null;
-  if (advice) extra.push(advice);
-  if (extra.length) parts.push(el("p", { class: "muted", id: "turn-info", text: extra.join(" · ") }));
-  return el("div", { class: "card table-top" }, parts);
+  if (advice) parts.push(el("p", { class: "muted", id: "turn-info", text: advice }));
+  return el("div", { class: "card table-top", id: "table-top" }, parts);
+}
+
+/** «Осталось 2 броска» with a pip for each throw left, the banked ones («ограды») apart. */
+function renderThrowsLeft(turn) {
+  const n = turn.throws_left;
+  return el(
+    "p",
+    { class: "throws-left", id: "throws-left" },
+    el("span", { class: "pips", "aria-hidden": "true" }, Array.from({ length: Math.min(n, 8) }, () => el("span", { class: "pip-left" }))),
+    el("span", { text: w("turn.throws_left", { n }) }),
+  );
 }
 
 /** The dice set aside this turn, apart, each group with the points it made, and the turn's total. */
@@ -778,12 +884,38 @@ function renderControls(view, game, mine) {
   }
   // a turn with a total is banked («хватит»), any other ends standing on the dice
   const stopText = turn.turn_total === null ? t("stand") : t("stop");
-  if (stopKey.open) {
-    box.append(el("button", { type: "button", id: "stop", "aria-keyshortcuts": "S", text: stopText, onclick: () => act(stopKey.message) }));
-  } else if (turn.turn_total !== null && !turn.to_throw && stopKey.why && stopKey.why !== throwKey.why) {
-    closed.push(`${stopText}: ${stopKey.why}`);
+  // «хватит» refused (below the opening, inside a pit…) stays in sight, greyed, with the
+  // server's reason right under it: the player learns the rule where it bites
+  const stopShut = turn.turn_total !== null && !turn.to_throw && !stopKey.open && stopKey.why;
+  if (stopKey.open || stopShut) {
+    box.append(
+      el("button", {
+        type: "button",
+        id: "stop",
+        "aria-keyshortcuts": "S",
+        disabled: !stopKey.open,
+        "aria-describedby": stopShut ? "stop-why" : null,
+        text: stopText,
+        onclick: () => act(stopKey.message),
+      }),
+    );
   }
-  if (view.hints && turn.open.length) box.append(el("button", { type: "button", id: "hint", "aria-keyshortcuts": "H", text: t("hint"), onclick: askHint }));
+  const thinking = app.hintAsked === app.version && !(app.hint && app.hint.version === app.version);
+  if (view.hints && turn.open.length) {
+    box.append(
+      el("button", {
+        type: "button",
+        id: "hint",
+        "aria-keyshortcuts": "H",
+        "aria-busy": thinking ? "true" : null,
+        class: thinking ? "thinking" : null,
+        disabled: thinking,
+        text: thinking ? w("hint.thinking") : t("hint"),
+        onclick: askHint,
+      }),
+    );
+  }
+  if (stopShut) box.append(el("p", { class: "why", id: "stop-why", text: t("stopWhy", { key: stopText, why: stopKey.why }) }));
   // the keys above play these; a cell the board offers is recorded there
   const keys = new Set(["throw", "hold", "set_aside", "stop"]);
   const others = turn.open.filter((d) => !keys.has(kindOf(d)) && !(kindOf(d) === "score" && d.score in (game.gains || {})));
@@ -797,13 +929,24 @@ function renderControls(view, game, mine) {
     box.append(el("details", { class: "other-moves", id: "other-moves", open: others.length <= 3 }, el("summary", { text: t("other") }), list));
   }
   if (closed.length) box.append(el("p", { class: "muted", id: "closed-keys", text: closed.join(" · ") }));
-  box.append(renderHint() || "", el("p", { class: "muted keys", text: t("keys") }));
+  const hint = renderHint();
+  if (hint) box.append(hint);
+  // nothing to press here (a scorekeeper's pad below does the throwing): no empty card
+  if (!box.childElementCount) return null;
+  box.append(el("p", { class: "muted keys", text: t("keys") }));
   return box;
 }
 
 function renderHint() {
   if (!app.hint || app.hint.version !== app.version) return null;
-  return el("div", { class: "hint", id: "hint-text", "aria-live": "polite" }, el("h3", { text: t("hintTitle") }), el("p", { text: app.hint.text }));
+  // the advice, and in plain words what its number is and whether it is exact (the server's)
+  return el(
+    "div",
+    { class: "hint", id: "hint-text", "aria-live": "polite" },
+    el("h3", { text: t("hintTitle") }),
+    el("p", { text: app.hint.text }),
+    app.hint.note ? el("p", { class: "muted hint-note", id: "hint-note", text: app.hint.note }) : null,
+  );
 }
 
 function keeperContext(view, game, mine) {
@@ -828,11 +971,12 @@ function keeperContext(view, game, mine) {
 
 function renderResult(view, game, mine) {
   const order = game.players.map((name, i) => ({ name, score: game.scores[i] })).sort((a, b) => b.score - a.score);
-  const rows = order.map((p) => el("li", {}, el("span", { class: "name", text: displayName(p.name) }), el("strong", { text: String(p.score) })));
+  const rows = order.map((p) => el("li", {}, el("span", { class: "name", text: displayName(p.name) }), el("strong", { text: p.score < 0 ? `−${-p.score}` : String(p.score) })));
   const winners = game.winners.map(displayName);
   const token = anyToken();
   const actions = [];
   if (view.rematch) {
+    // one tap: to the rematch, sitting down there at once
     actions.push(el("button", { type: "button", id: "to-rematch", class: "primary", text: t("toRematch"), onclick: () => goRematch(view.rematch) }));
   } else if (token) {
     actions.push(
@@ -849,9 +993,13 @@ function renderResult(view, game, mine) {
     );
   }
   actions.push(el("a", { href: "/", id: "to-lobby", class: "button", text: t("toLobby") }));
+  // a win of this page's own player is celebrated; a watcher sees the result as it is
+  const myNames = Object.keys(mine).map((seat) => view.seats[seat] && view.seats[seat].name);
+  const won = view.status === "finished" && game.winners.some((name) => myNames.includes(name));
   return el(
     "div",
-    { class: "card result", id: "result" },
+    { class: `card result${won ? " won" : ""}`, id: "result" },
+    won ? renderCelebration(game.winners.length > 1) : null,
     el("h3", { text: view.status === "abandoned" ? t("abandoned") : t("finished") }),
     view.status === "abandoned" ? null : el("p", { class: "winner", text: winners.length === 1 ? t("winners", { names: winners.join(", ") }) : t("draw") }),
     el("ol", { class: "standings" }, rows),
@@ -860,8 +1008,17 @@ function renderResult(view, game, mine) {
   );
 }
 
+/** Confetti of dice falling over the result, and the words; still for a reader who asked for less motion. */
+function renderCelebration(shared) {
+  const pieces = Array.from({ length: 18 }, (_, i) =>
+    el("span", { class: `confetto c${i % 6}`, style: { left: `${(i * 37) % 100}%`, animationDelay: `${(i % 7) * 0.12}s` }, "aria-hidden": "true" }, dieFace((i % 6) + 1)),
+  );
+  return el("div", { class: "celebrate", id: "celebrate" }, el("div", { class: "confetti", "aria-hidden": "true" }, pieces), el("p", { class: "cheer", text: shared ? t("youShare") : t("youWon") }));
+}
+
 function goRematch(newId) {
-  // the rematch keeps the seats: this browser's tokens sit it down at the new table
+  // the rematch keeps the seats: this browser's tokens sit it down at the new table, at once
+  app.autoJoin = newId;
   const seats = mySeats();
   for (const [seat, token] of Object.entries(seats)) keepSeat(newId, seat, token);
   history.pushState({}, "", `/t/${newId}`);
@@ -902,10 +1059,18 @@ function renderSeatTools(view, mine) {
 function renderFair(view) {
   if (!view.fair) return null;
   const fair = view.fair;
+  // the commitment as this page saw it before the end: the revealed seed is checked against it
+  const seen = `kosti.commitment.${app.tableId}`;
+  if (!fair.server_seed && !localStorage.getItem(seen)) localStorage.setItem(seen, fair.server_seed_sha256);
+  const result = el("div", { id: "verify-result", "aria-live": "polite" });
+  const check = fair.server_seed
+    ? el("button", { type: "button", id: "verify", class: "primary", text: t("verify"), onclick: () => verifyDice(fair, localStorage.getItem(seen), result) })
+    : el("p", { class: "muted", text: t("verifyLater") });
   return el(
     "details",
     { class: "card fair", id: "fair" },
     el("summary", { text: t("fair") }),
+    el("p", { class: "muted", text: t("fairHow") }),
     el(
       "dl",
       {},
@@ -916,9 +1081,46 @@ function renderFair(view) {
       el("dt", { text: t("serverSeed") }),
       el("dd", { class: "mono", id: "server-seed", text: fair.server_seed || t("notRevealed") }),
     ),
+    check,
+    result,
     el("p", { class: "muted", text: t("verifyHelp") }),
     el("a", { href: tablePath("/record"), download: "record.json", text: t("download") }),
   );
+}
+
+/** The hex of a SHA-256 of bytes given in hex, by the browser's own crypto (null where it has none). */
+async function sha256Hex(hex) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Check the dice: here, that the revealed seed is the one promised before the first throw (this
+ * browser's own SHA-256 of it, against the commitment it saw); on the server, every die and
+ * decision of the record replayed as `kosti verify` replays it. */
+async function verifyDice(fair, seen, box) {
+  box.replaceChildren(el("p", { class: "muted", text: t("verifying") }));
+  const lines = [];
+  let good = true;
+  const hash = await sha256Hex(fair.server_seed);
+  if (hash === null) lines.push(t("verifyNoCrypto"));
+  else {
+    const promised = seen || fair.server_seed_sha256;
+    const same = hash === promised && hash === fair.server_seed_sha256;
+    good = good && same;
+    lines.push(same ? t("verifySeedOk") : t("verifySeedBad"));
+  }
+  try {
+    const verdict = await api(tablePath("/verify"));
+    const ok = verdict.status === "fair";
+    good = good && ok;
+    lines.push(ok ? t("verifyDiceOk", { throws: verdict.throws, dice: verdict.dice }) : `${t("verifyDiceBad")} ${verdict.reason}`);
+  } catch (error) {
+    good = false;
+    lines.push(error.message);
+  }
+  box.replaceChildren(el("p", { class: good ? "verdict ok" : "verdict bad", id: "verdict", text: good ? t("verifyFair") : t("verifyNotFair") }), ...lines.map((line) => el("p", { class: "muted", text: line })));
 }
 
 /** The lines of a log entry: a move's come worded from the server; the table's own events are the page's. */
@@ -988,15 +1190,23 @@ function renderRules(view) {
   if (app.rules && app.rules.key === key) {
     const rules = app.rules.data;
     const changed = new Set(Object.keys(view.options || {}));
+    // each option named, valued and explained in the catalog's words (option.*, value.*, option_doc.*)
     const list = el("dl", { class: "options" });
     for (const [name, option] of Object.entries(rules.options)) {
       list.append(
         el("dt", { class: changed.has(name) ? "changed" : null }, w(`option.${name}`), changed.has(name) ? el("span", { class: "tag", text: t("changed") }) : null),
-        el("dd", { id: `option-${name}`, text: optionText(name, option.value) }),
+        el("dd", { id: `option-${name}` }, el("strong", { text: optionText(name, option.value) }), option.doc ? el("span", { class: "doc", text: option.doc }) : null),
       );
     }
     const prose = word(`rules.${rules.family}`);
-    box.append(el("p", { text: `${rules.name}: ${rules.summary}` }), el("h4", { text: w("rules.options_title") }), list, ...(prose ? markdown(prose) : []));
+    // this table's own rules in sentences with its numbers (the server's: rules.table.*), then the
+    // family's rules, then every option folded away
+    const sentences = (rules.sentences || []).map((line) => el("p", {}, ...markdownInline(line)));
+    box.append(
+      el("div", { class: "table-rules", id: "table-rules" }, el("h4", { text: `${rules.name}` }), sentences),
+      ...(prose ? markdown(prose) : []),
+      el("details", { class: "all-options", id: "all-options" }, el("summary", { text: w("rules.options_title") }), list),
+    );
   } else if (!app.rulesLoading) {
     app.rulesLoading = true;
     api(`/api/rules/${encodeURIComponent(view.variant)}?lang=${language()}`)

@@ -4,7 +4,7 @@
 // Every board fits a 390 px phone with up to six players, without sideways scrolling.
 
 import { dieFace, el, svg } from "./dom.js";
-import { cellName, handName, t, w } from "./i18n.js";
+import { cellAccusative, cellName, handName, t, w } from "./i18n.js";
 
 const UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"];
 
@@ -78,25 +78,27 @@ function renderSheet(view, game, ctx) {
       ),
     );
   }
-  const headRow = el("tr", {}, el("th", { scope: "col", class: "cellname", text: w("sheet.cell") }));
+  // one header cell a player (its name whole, wrapping rather than cut: two bots must not look
+  // alike), and under it the numerals of the columns of a three-column sheet («ограды»)
+  const multi = perPlayer > 1;
+  const headRow = el("tr", {}, el("th", { scope: "col", class: "cellname", rowspan: multi ? 2 : null, text: w("sheet.cell") }));
+  const columnRow = multi ? el("tr", { class: "columns-row" }) : null;
   for (const p of shown) {
     const player = players[p];
-    for (const [column] of columnsOf(player)) {
-      const name = ctx.name(player.name);
-      headRow.append(
-        el(
-          "th",
-          {
-            scope: "col",
-            class: p === current ? "current" : null,
-            "aria-current": p === current ? "true" : null,
-            title: name,
-          },
-          el("span", { class: "name", text: column && shown.length === 1 ? column : name }),
-          column && shown.length > 1 ? el("span", { class: "col", text: column }) : null,
-        ),
-      );
-    }
+    const name = ctx.name(player.name);
+    headRow.append(
+      el(
+        "th",
+        {
+          scope: multi ? "colgroup" : "col",
+          colspan: multi ? perPlayer : null,
+          class: `player-head${p === current ? " current" : ""}`,
+          "aria-current": p === current ? "true" : null,
+        },
+        el("span", { class: "who", text: name }),
+      ),
+    );
+    if (multi) for (const [column] of columnsOf(player)) columnRow.append(el("th", { scope: "col", class: `col${p === current ? " current" : ""}`, text: column }));
   }
   const body = el("tbody");
   const rows = [...cells];
@@ -119,7 +121,7 @@ function renderSheet(view, game, ctx) {
           td.textContent = shown_(value, cell, deviation);
         } else if (p === current && c === active && cell in (game.gains || {})) {
           const points = game.gains[cell];
-          const label = t("recordCell", { cell: cellName(cell), points: signed(points) });
+          const label = t("recordCell", { cell: cellAccusative(cell), points: signed(points) });
           // the gain of each open cell, a button on one's own turn and a pencilled figure otherwise
           td.append(
             ctx.myTurn
@@ -136,7 +138,33 @@ function renderSheet(view, game, ctx) {
   for (const p of shown) total.append(el("td", { colspan: columnsOf(players[p]).length, text: number(players[p].score) }));
   body.append(total);
   const caption = el("caption", { class: "sr-only", text: view.variant });
-  return el("div", { class: "card board sheet-board", id: "board" }, tabs, el("table", { class: "sheet" }, caption, el("thead", {}, headRow), body));
+  if (players.some((player) => "banked" in player)) {
+    // «ограды»: the throws each player has banked, to spend past the third
+    const banked = el("tr", { class: "banked-row" }, el("th", { scope: "row", class: "cellname", text: w("sheet.banked") }));
+    for (const p of shown) banked.append(el("td", { colspan: columnsOf(players[p]).length, text: String(players[p].banked ?? 0) }));
+    body.append(banked);
+  }
+  return el(
+    "div",
+    { class: "card board sheet-board", id: "board" },
+    tabs,
+    el("table", { class: "sheet" }, caption, el("thead", {}, headRow, columnRow), body),
+    sheetLegend(players, ctx, deviation),
+  );
+}
+
+/** What the marks and the order of the sheet mean: ✓, the dash, which section comes first, the
+ * columns of a three-column sheet and «ограды» (from this table's options, once they have come). */
+function sheetLegend(players, ctx, deviation) {
+  const items = [];
+  if (deviation) items.push(t("legendMade"));
+  items.push(t("legendDash"));
+  if (optionValue(ctx, "stages", "free") === "sequential") items.push(t("legendUpperFirst"));
+  const kinds = { I: "free", II: "announced", III: "ordered" };
+  const columns = columnsOf(players[0]).map(([column]) => column).filter(Boolean);
+  for (const column of columns) items.push(w(`sheet.column_${kinds[column] || "free"}`, { column }));
+  if (players.some((player) => "banked" in player)) items.push(t("legendBanked"));
+  return el("ul", { class: "legend sheet-legend", id: "sheet-legend" }, items.map((text) => el("li", { text })));
 }
 
 function shown_(value, cell, deviation) {
@@ -229,6 +257,12 @@ function renderTrack(view, game, ctx) {
   if (pits.length) legend.push(w("board.legend_pits", { pits: pits.map(([a, b]) => `${a}–${b}`).join(", ") }));
   if (barrel === "points" || barrel === "capped") legend.push(w("board.legend_barrel", { at: barrelAt, target }));
   if (barrel === "open") legend.push(w("board.legend_open", { target }));
+  // the marks of the lanes, each drawn and said in words: a bolt, a fall, a dot
+  const bolts = optionValue(ctx, "bolt_limit", 0);
+  const marksLegend = [];
+  if (bolts || players.some((p) => p.bolts)) marksLegend.push(["bolt", t("legendBolt", { limit: bolts, n: optionValue(ctx, "bolt_penalty", 100) })]);
+  if (barrel === "points" || barrel === "open" || players.some((p) => p.falls)) marksLegend.push(["fall", t("legendFall", { n: optionValue(ctx, "fall_penalty", 100) })]);
+  if (barrel === "open" || players.some((p) => p.dots)) marksLegend.push(["dot", t("legendDot", { n: optionValue(ctx, "dots_limit", 6) })]);
   return el(
     "div",
     { class: "card board thousand-board", id: "board" },
@@ -236,6 +270,9 @@ function renderTrack(view, game, ctx) {
     list,
     axis,
     legend.length ? el("p", { class: "muted legend", text: legend.join(" · ") }) : null,
+    marksLegend.length
+      ? el("ul", { class: "legend marks-legend", id: "marks-legend" }, marksLegend.map(([kind, text]) => el("li", { class: `${kind}s` }, el("span", { class: `marks ${kind}s` }, icon(kind)), el("span", { text }))))
+      : null,
   );
 }
 

@@ -79,6 +79,11 @@ export function markdown(text) {
   return blocks;
 }
 
+/** One line of kosti's rules texts, its **bold** parts bold, as nodes. */
+export function markdownInline(text) {
+  return inline(text);
+}
+
 function inline(text) {
   // split on **…**: odd pieces are bold
   return text.split(/\*\*(.+?)\*\*/g).map((piece, i) => (i % 2 ? el("strong", { text: piece }) : piece));
