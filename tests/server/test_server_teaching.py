@@ -21,6 +21,7 @@ from kosti.server.refusal import Refusal
 from kosti.server.seating import plan_bot, plan_join
 from kosti.server.table import Table, TableSettings, token_hash
 from kosti.server.view import TableView
+from kosti.server.words import shown_name
 
 OWNER = "the-creator"
 
@@ -235,14 +236,14 @@ def test_a_lone_bot_is_named_by_its_level_and_two_by_their_seats() -> None:
     table = Table("t1", TableSettings("poker-classic", 3, owner_sha256=token_hash(OWNER)), None, any_level)
     for event in plan_bot(table, OWNER, 1, "heuristic"):
         table.apply(event)
-    assert table.shown_name(1, "ru") == "Умник"
+    assert shown_name(table, 1, "ru") == "Умник"
     # nobody may sit down under the name it will have once another comes («Умник 2»)
     with pytest.raises(Refusal) as refused:
         plan_join(table, "Smart 2", "x")
     assert refused.value.code == "name_taken"
     for event in plan_bot(table, OWNER, 2, "heuristic"):
         table.apply(event)
-    assert [table.shown_name(s, "ru") for s in (1, 2)] == ["Умник 2", "Умник 3"]
+    assert [shown_name(table, s, "ru") for s in (1, 2)] == ["Умник 2", "Умник 3"]
 
 
 def any_level(level: str, rules: Any, seed: int) -> Any:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the messages below are made in the browser too (kosti.web),
     from fastapi import WebSocket
 
     from kosti.server.bus import Changes
+    from kosti.server.hints import Advised
     from kosti.server.rooms import Room
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,22 @@ class Broadcaster:
         message = wire.text({"type": "notice", "code": code, "reason": text, "version": room.table.version})
         for socket in list(room.sockets):
             await self.send(room, socket, message)
+
+    async def send_hint(self, room: Room, here: Room, advised: Advised, asker: WebSocket) -> None:
+        """Send ``advised`` (the hint of a seat, worded in each reader's language) to every socket
+        of its seat at the table as loaded now (``here``): the one that asked, or the page's new
+        socket if it reconnected meanwhile; ``asker`` too while it is still at ``room``."""
+        from kosti.server.hints import hint_message
+
+        sockets = [socket for socket, seat in here.sockets.items() if seat == advised.seat]
+        if asker not in sockets and asker in room.sockets:
+            sockets.append(asker)
+        texts: dict[str, str] = {}
+        for socket in sockets:
+            lang = socket_language(socket)
+            if lang not in texts:
+                texts[lang] = wire.text(hint_message(room.table.rules, advised, lang))
+            await self.send(here, socket, texts[lang])
 
     @staticmethod
     async def send(room: Room, socket: WebSocket, text: str) -> None:

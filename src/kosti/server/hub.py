@@ -15,10 +15,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-import anyio
 from fastapi import WebSocket
 
-from kosti.server import wire
 from kosti.server.answers import (
     BotSeatedAnswer,
     Left,
@@ -26,19 +24,17 @@ from kosti.server.answers import (
     Seated,
     TableMade,
     TableState,
-    Verification,
     Version,
 )
 from kosti.server.bots import LEVELS, BotFactory
 from kosti.server.bots import installed_bots as installed_bots
-from kosti.server.broadcast import Broadcaster, socket_language, state_message
+from kosti.server.broadcast import Broadcaster, state_message
 from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.clock import TableClock
 from kosti.server.core import CommitCore, Plan
 from kosti.server.driver import BotDriver
 from kosti.server.events import BotSeated, StoredEvent, TableEvent, from_stored
-from kosti.server.fair import verify as verify_record
-from kosti.server.hints import Hints, hint_message
+from kosti.server.hints import Hints
 from kosti.server.lobby import Lobby
 from kosti.server.messages import ActionMessage, CreateTable, EditMessage, HintMessage, JoinTable, UndoMessage
 from kosti.server.planning import plan_action, plan_edit, plan_undo
@@ -201,25 +197,6 @@ class Hub:
         async with self.visit(table_id) as room:
             return room.table.record().to_json()
 
-    async def verify(self, table_id: str) -> Verification:
-        """The game's record checked (:func:`kosti.server.fair.verify`), off the event loop: every
-        die against the seeds and every decision against the rules; ``pending`` until it is over."""
-        async with self.visit(table_id) as room:
-            table = room.table
-            fair = table.fair() or {}
-            if not table.over or "server_seed" not in fair:
-                return Verification(status="pending", server_seed_sha256=fair.get("server_seed_sha256"))
-            record = table.record()
-        verdict = await anyio.to_thread.run_sync(verify_record, record)
-        return Verification(
-            status=verdict.status,
-            throws=verdict.throws,
-            dice=verdict.dice,
-            reason=verdict.reason,
-            server_seed=fair["server_seed"],
-            server_seed_sha256=fair["server_seed_sha256"],
-        )
-
     async def join(self, table_id: str, body: JoinTable) -> Seated:
         """Seat a player, or take the seat a rematch keeps for them (``body.token``)."""
         async with self.visit(table_id) as room:
@@ -310,15 +287,7 @@ class Hub:
         or the page's new socket if it reconnected meanwhile. A refusal goes to ``asker``."""
         advised = await self.hints.advise(room, message)
         here = self.rooms.get(room.id) or room  # the table may have been loaded again meanwhile
-        sockets = [socket for socket, seat in here.sockets.items() if seat == advised.seat]
-        if asker not in sockets and asker in room.sockets:
-            sockets.append(asker)
-        texts: dict[str, str] = {}
-        for socket in sockets:
-            lang = socket_language(socket)
-            if lang not in texts:
-                texts[lang] = wire.text(hint_message(room.table.rules, advised, lang))
-            await self.broadcaster.send(here, socket, texts[lang])
+        await self.broadcaster.send_hint(room, here, advised, asker)
 
     async def show_state(self, room: Room, socket: WebSocket) -> None:
         """The whole ``state`` to one socket (:meth:`Broadcaster.show_state`)."""

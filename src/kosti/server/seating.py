@@ -19,6 +19,7 @@ from kosti.server.fair import combine_client_seeds, rolloff
 from kosti.server.limits import normalize_name, skeleton
 from kosti.server.refusal import Refusal
 from kosti.server.table import Seat, Table, token_hash
+from kosti.server.words import shown_name
 
 
 def plan_join(
@@ -153,7 +154,7 @@ def _check_name(table: Table, name: str) -> str:
     for seat, occupant in enumerate(table.seats):
         if occupant is None:
             continue
-        shown = [occupant.name, *(table.shown_name(seat, lang) for lang in LANGUAGES)]
+        shown = [occupant.name, *(shown_name(table, seat, lang) for lang in LANGUAGES)]
         if (
             occupant.bot is not None
         ):  # a bot alone of its level is shown without its seat, until another comes

@@ -12,7 +12,6 @@ nonce) is simply the number of throws in the log. What a client sees of a table 
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import hmac
 from collections.abc import Sequence
@@ -27,7 +26,7 @@ from kosti.games.base import GameState
 from kosti.record import Record, Recorder, Turn
 from kosti.roller import DiceSource, FairDice, commitment
 from kosti.rules.presets import Variant, variant
-from kosti.server.bots import LEVELS, BotFactory, TableBots, bot_name
+from kosti.server.bots import LEVELS, BotFactory, TableBots
 from kosti.server.events import (
     Abandon,
     Back,
@@ -298,18 +297,6 @@ class Table:
         occupant = self.seats[seat]
         return occupant.name if occupant else f"seat {seat + 1}"
 
-    def shown_name(self, seat: int, lang: str) -> str:
-        """The name of ``seat`` as the page shows it: a bot's in the reader's language, the level's
-        name alone for the only bot of its level («Умник»), with its seat beside another («Умник 2»)."""
-        occupant = self.seats[seat]
-        if occupant is None:
-            return f"{seat + 1}"
-        if occupant.bot is not None:
-            level = occupant.bot
-            alone = sum(1 for other in self.seats if other is not None and other.bot == level) == 1
-            return bot_name(level, seat, lang, alone)
-        return occupant.name
-
     def dice(self) -> DiceSource | None:
         """Where the dice the table throws itself (online) come from: the fair dice of its seeds,
         the nonce counting the throws made so far; ``None`` before the seeds are set and at a
@@ -394,18 +381,6 @@ class Table:
         self.log.append(LogEntry(self.version, event, name, caused))
         if isinstance(event, Move):
             self.in_force.append(self.version)
-
-    def move_as_played(self, entry: LogEntry) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
-        """The actions of a move's log ``entry`` and the core's events of them as the game in force
-        has them: after a past throw is changed (scorekeeper), the throw as changed and what it
-        made; a move taken back keeps what it was."""
-        event = entry.event
-        if not isinstance(event, Move) or self.game is None:
-            return (), entry.caused
-        index = bisect.bisect_left(self.in_force, entry.version)  # the versions only grow
-        if index == len(self.in_force) or self.in_force[index] != entry.version:
-            return event.actions, entry.caused
-        return self.game.moves[index][1], self.game.caused[index]
 
     def _started(self) -> TableGame:
         if self.game is None:

@@ -37,7 +37,7 @@ from kosti.server.events import (
     Undo,
 )
 from kosti.server.table import LogEntry, Table
-from kosti.server.words import log_lines
+from kosti.server.words import log_lines, move_as_played, shown_name
 from kosti.show import summary
 
 LOG_TAIL = 60
@@ -120,7 +120,7 @@ class TableView:
                 players = self.table.game.players if self.table.game else []
                 item.update(players=players, rolloff=list(event.rolloff))
             case Move():
-                actions, caused = self.table.move_as_played(entry)
+                actions, caused = move_as_played(self.table, entry)
                 players = self.table.game.players if self.table.game else []
                 item.update(
                     player=entry.name,
@@ -153,7 +153,7 @@ class TableView:
             {
                 "seat": i,
                 "name": s.name if s else None,
-                "shown": table.shown_name(i, lang) if s else None,
+                "shown": shown_name(table, i, lang) if s else None,
                 "bot": s.bot if s else None,
                 "reserved": bool(s and s.reserved),
                 "away": bool(s and s.away),
@@ -189,7 +189,7 @@ class TableView:
         if table.game is None:
             return None
         common, turn = self._game_common()
-        shown = [table.shown_name(seat, lang) for seat in table.order]
+        shown = [shown_name(table, seat, lang) for seat in table.order]
         return {
             **common,
             "shown": dict(zip(table.game.players, shown, strict=True)),

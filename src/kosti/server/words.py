@@ -9,20 +9,49 @@ they are and words none of its own. Bots are named in the reader's language.
 
 from __future__ import annotations
 
+import bisect
 import typing
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside
+from kosti.events import Event
 from kosti.i18n import Catalog, catalog
 from kosti.narrate import Narrator
 from kosti.phrases import dice_text
 from kosti.rules.options import Options, SheetOptions, ThousandOptions
 from kosti.rules.presets import Variant
+from kosti.server.bots import bot_name
 from kosti.server.events import Move
 
 if TYPE_CHECKING:
     from kosti.server.table import LogEntry, Table
+
+
+def shown_name(table: Table, seat: int, lang: str) -> str:
+    """The name of ``seat`` as the page shows it: a bot's in the reader's language, the level's
+    name alone for the only bot of its level («Умник»), with its seat beside another («Умник 2»)."""
+    occupant = table.seats[seat]
+    if occupant is None:
+        return f"{seat + 1}"
+    if occupant.bot is not None:
+        level = occupant.bot
+        alone = sum(1 for other in table.seats if other is not None and other.bot == level) == 1
+        return bot_name(level, seat, lang, alone)
+    return occupant.name
+
+
+def move_as_played(table: Table, entry: LogEntry) -> tuple[tuple[Action, ...], tuple[Event, ...]]:
+    """The actions of a move's log ``entry`` and the core's events of them as the game in force
+    has them: after a past throw is changed (scorekeeper), the throw as changed and what it
+    made; a move taken back keeps what it was."""
+    event = entry.event
+    if not isinstance(event, Move) or table.game is None:
+        return (), entry.caused
+    index = bisect.bisect_left(table.in_force, entry.version)  # the versions only grow
+    if index == len(table.in_force) or table.in_force[index] != entry.version:
+        return event.actions, entry.caused
+    return table.game.moves[index][1], table.game.caused[index]
 
 
 def log_lines(table: Table, entry: LogEntry, lang: str) -> list[str]:
@@ -33,16 +62,16 @@ def log_lines(table: Table, entry: LogEntry, lang: str) -> list[str]:
         return []
     t = catalog("ru" if lang == "ru" else "en")
     style = "cards" if getattr(table.rules.options, "faces", "pips") == "cards" else "pips"
-    name = table.shown_name(move.seat, lang)
+    name = shown_name(table, move.seat, lang)
     # a past throw changed at a scorekeeper table: the move as the game in force played it
-    actions, caused = table.move_as_played(entry)
+    actions, caused = move_as_played(table, entry)
     lines = []
     for action in actions:
         line = _action_line(action, name, t, style)
         if line:
             lines.append(line)
     if caused:
-        players = [table.shown_name(seat, lang) for seat in table.order]
+        players = [shown_name(table, seat, lang) for seat in table.order]
         lines.extend(Narrator(table.rules, players, lang).describe_all(caused))
     return lines
 

@@ -52,6 +52,7 @@ from kosti.server.rulebook import preset_list, variant_rules
 from kosti.server.seating import plan_back, plan_bot, plan_join, plan_leave, plan_rematch, plan_reserve
 from kosti.server.table import Mode, Table, TableSettings, token_hash
 from kosti.server.view import TableView
+from kosti.server.words import shown_name
 
 if TYPE_CHECKING:
     from fastapi import WebSocket
@@ -458,7 +459,7 @@ class LocalHost:
             "taken": sum(1 for s in table.seats if s is not None and not s.reserved),
             # as the page shows them, a bot's name in each language («Умник», "Smart")
             "shown": {
-                lang: [table.shown_name(i, lang) for i, s in enumerate(table.seats) if s]
+                lang: [shown_name(table, i, lang) for i, s in enumerate(table.seats) if s]
                 for lang in LANGUAGES
             },
             "mode": table.settings.mode,

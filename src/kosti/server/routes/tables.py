@@ -18,6 +18,7 @@ from kosti.server.answers import (
     Verification,
     Version,
 )
+from kosti.server.audit import verify_table
 from kosti.server.messages import AddBot, CreateTable, JoinTable, LeaveTable, SeatRequest
 from kosti.server.routes.deps import HubDep, Limited
 
@@ -78,7 +79,7 @@ async def verify(hub: HubDep, table_id: str) -> Verification:
     """The game's record checked as ``kosti verify`` checks it (:func:`kosti.server.fair.verify`):
     every die against the seeds, every decision against the rules; ``pending`` until the game is
     over and the server seed is revealed."""
-    return await hub.verify(table_id)
+    return await verify_table(hub, table_id)
 
 
 @router.get("/{table_id}/record", response_model=GameRecord, response_model_exclude_unset=True)
