@@ -151,3 +151,13 @@ def test_every_event_of_a_played_game_has_a_whole_line(preset: str, lang: str) -
         assert "{" not in line and "None" not in line and "event." not in line, line
         assert "-" not in line.replace(" - ", ""), line  # a minus is U+2212, never a hyphen
     assert t.has("event.recorded")
+
+
+def test_a_signed_number_is_written_as_its_language_writes_decimals() -> None:
+    """The Russian hint writes −56,7 as the end screen writes 507,5; whole numbers keep no
+    decimals and no grouping (+1000, as the events say)."""
+    from kosti.phrases import signed
+
+    assert signed(-56.7, "ru") == "−56,7" and signed(-56.7) == "−56.7"
+    assert signed(1000, "ru") == "+1000" and signed(3) == "+3" and signed(0, "ru") == "0"
+    assert signed(2.0) == "+2" and signed(-0.5, "ru") == "−0,5"

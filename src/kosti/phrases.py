@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside, Stop, Throw
 from kosti.bots.base import Advice
@@ -56,13 +56,13 @@ def number(value: int | float) -> str:
     return f"−{-value:g}" if value < 0 else f"{value:g}"
 
 
-def signed(value: int | float) -> str:
-    """A number with its sign: +3, −5, 0."""
-    if value > 0:
-        return f"+{value:g}"
-    if value < 0:
-        return f"−{-value:g}"
-    return "0"
+def signed(value: int | float, lang: str = "en") -> str:
+    """A number with its sign, written as ``lang`` writes decimals: +3, −5, 0, −56.7 (in
+    Russian −56,7, as the end screen writes 507,5)."""
+    if value == 0:
+        return "0"
+    shown = format_decimal(abs(value), "0.######", locale=lang)
+    return f"+{shown}" if value > 0 else f"−{shown}"
 
 
 def percent(chance: float, t: Catalog) -> str:
@@ -93,7 +93,7 @@ def hint_text(
         second = advice[1]
         extra = action_text(second.action, t, style)
         if second.loss is not None and family != "showdown":
-            extra += f", {signed(-round(second.loss, 1))}"
+            extra += f", {signed(-round(second.loss, 1), t.lang)}"
         line += " · " + t("hint.next", action=extra)
     return line
 
@@ -156,6 +156,7 @@ def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
     if advice.value is not None:
         estimate = t("hint.estimate", value=number(round(advice.value)))
         if isinstance(advice.action, Stop) and round(advice.value) != state.turn_total:
-            estimate += ", " + t("hint.for_the_table", points=signed(round(advice.value) - state.turn_total))
+            table = signed(round(advice.value) - state.turn_total, t.lang)
+            estimate += ", " + t("hint.for_the_table", points=table)
         parts.append(estimate)
     return "; ".join(parts)
