@@ -16,6 +16,7 @@ from kosti.bots.base import Advice
 from kosti.dice import show
 from kosti.games.base import GameState
 from kosti.i18n import Catalog
+from kosti.rules.options import ThousandOptions
 
 
 def dice_text(faces: Sequence[int], style: str, t: Catalog | None = None) -> str:
@@ -160,3 +161,64 @@ def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
             estimate += ", " + t("hint.for_the_table", points=table)
         parts.append(estimate)
     return "; ".join(parts)
+
+
+def pits_text(pits: Sequence[Sequence[int]]) -> str:
+    """Pits as a player reads them: ``200–300, 600–700``."""
+    return ", ".join(f"{low}–{high}" for low, high in pits)
+
+
+def thousand_rules(o: ThousandOptions, t: Catalog) -> list[str]:
+    """The rules of a «Тысяча» table with its own numbers, in the catalog's language: a summary
+    line, then a paragraph for each restriction, penalty and the barrel that it has (and none
+    for those it has not). The terminal's help and the page's rules panel both show these."""
+    from kosti.games.thousand.game import falls_limit
+
+    parts: list[str] = []
+    lines: list[str] = [t("rules.table.target", target=o.target)]
+    if o.opening:
+        parts.append(t("rules.table.opening", n=o.opening))
+        rule = t("rules.table.opening_rule", n=o.opening)
+        if o.opening_fail_penalty:
+            rule += " " + t("rules.table.opening_fail", n=o.opening_fail_penalty, every=o.opening_fail_every)
+        lines.append(rule)
+    if o.pits:
+        parts.append(t("rules.table.pits", pits=pits_text(o.pits)))
+        lines.append(t("rules.table.pits_rule", pits=pits_text(o.pits)))
+    need = o.target - o.barrel_at
+    if o.barrel == "points":
+        parts.append(t("rules.table.barrel_points", at=o.barrel_at, attempts=o.barrel_attempts))
+        lines.append(
+            t(
+                "rules.table.barrel_points_rule",
+                at=o.barrel_at,
+                need=need,
+                attempts=o.barrel_attempts,
+                fall=o.fall_penalty,
+                falls=falls_limit(o),
+            )
+        )
+    elif o.barrel == "capped":
+        parts.append(t("rules.table.barrel_capped", at=o.barrel_at))
+        lines.append(t("rules.table.barrel_capped_rule", at=o.barrel_at, need=need))
+    elif o.barrel == "open":
+        parts.append(t("rules.table.barrel_open", target=o.target))
+        lines.append(
+            t("rules.table.barrel_open_rule", target=o.target, dots=o.dots_limit, fall=o.fall_penalty)
+        )
+    else:
+        parts.append(t("rules.table.no_barrel"))
+        lines.append(t("rules.table.no_barrel_rule", target=o.target))
+    if o.overtake_penalty:
+        parts.append(t("rules.table.overtake", n=o.overtake_penalty))
+        lines.append(t("rules.table.overtake_rule", n=o.overtake_penalty))
+    if o.dump_at is not None:
+        parts.append(t("rules.table.dump", n=o.dump_at))
+        lines.append(t("rules.table.dump_rule", n=o.dump_at))
+    if o.bolt_limit:
+        parts.append(t("rules.table.bolts", limit=o.bolt_limit, n=o.bolt_penalty))
+        rule = t("rules.table.bolts_rule", limit=o.bolt_limit, n=o.bolt_penalty)
+        if not o.bolts_when_restricted:
+            rule += " " + t("rules.table.bolts_restricted")
+        lines.append(rule)
+    return [t("rules.table.summary", parts=", ".join(parts)), *lines]

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import bisect
 import typing
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from kosti.actions import Action, CellAction, Hold, Roll, SetAside
 from kosti.events import Event
 from kosti.i18n import Catalog, catalog
 from kosti.narrate import Narrator
-from kosti.phrases import dice_text
+from kosti.phrases import dice_text, thousand_rules
 from kosti.rules.options import Options, SheetOptions, ThousandOptions
 from kosti.rules.presets import Variant
 from kosti.server.bots import bot_name
@@ -120,7 +119,7 @@ def table_rules(rules: Variant, lang: str) -> list[str]:
     t = catalog("ru" if lang == "ru" else "en")
     o = rules.options
     if isinstance(o, ThousandOptions):
-        return _thousand_rules(o, t)
+        return thousand_rules(o, t)
     lines = [rules.preset.summary(t.lang)]
     if isinstance(o, SheetOptions) and len(o.column_kinds) > 1:
         names = ["I", "II", "III"]
@@ -128,60 +127,3 @@ def table_rules(rules: Variant, lang: str) -> list[str]:
             t(f"sheet.column_{kind}", column=names[i]) + "." for i, kind in enumerate(o.column_kinds)
         )
     return lines
-
-
-def _pits(pits: Sequence[Sequence[int]]) -> str:
-    return ", ".join(f"{low}–{high}" for low, high in pits)
-
-
-def _thousand_rules(o: ThousandOptions, t: Catalog) -> list[str]:
-    from kosti.games.thousand.game import falls_limit
-
-    parts: list[str] = []
-    lines: list[str] = [t("rules.table.target", target=o.target)]
-    if o.opening:
-        parts.append(t("rules.table.opening", n=o.opening))
-        rule = t("rules.table.opening_rule", n=o.opening)
-        if o.opening_fail_penalty:
-            rule += " " + t("rules.table.opening_fail", n=o.opening_fail_penalty, every=o.opening_fail_every)
-        lines.append(rule)
-    if o.pits:
-        parts.append(t("rules.table.pits", pits=_pits(o.pits)))
-        lines.append(t("rules.table.pits_rule", pits=_pits(o.pits)))
-    need = o.target - o.barrel_at
-    if o.barrel == "points":
-        parts.append(t("rules.table.barrel_points", at=o.barrel_at, attempts=o.barrel_attempts))
-        lines.append(
-            t(
-                "rules.table.barrel_points_rule",
-                at=o.barrel_at,
-                need=need,
-                attempts=o.barrel_attempts,
-                fall=o.fall_penalty,
-                falls=falls_limit(o),
-            )
-        )
-    elif o.barrel == "capped":
-        parts.append(t("rules.table.barrel_capped", at=o.barrel_at))
-        lines.append(t("rules.table.barrel_capped_rule", at=o.barrel_at, need=need))
-    elif o.barrel == "open":
-        parts.append(t("rules.table.barrel_open", target=o.target))
-        lines.append(
-            t("rules.table.barrel_open_rule", target=o.target, dots=o.dots_limit, fall=o.fall_penalty)
-        )
-    else:
-        parts.append(t("rules.table.no_barrel"))
-        lines.append(t("rules.table.no_barrel_rule", target=o.target))
-    if o.overtake_penalty:
-        parts.append(t("rules.table.overtake", n=o.overtake_penalty))
-        lines.append(t("rules.table.overtake_rule", n=o.overtake_penalty))
-    if o.dump_at is not None:
-        parts.append(t("rules.table.dump", n=o.dump_at))
-        lines.append(t("rules.table.dump_rule", n=o.dump_at))
-    if o.bolt_limit:
-        parts.append(t("rules.table.bolts", limit=o.bolt_limit, n=o.bolt_penalty))
-        rule = t("rules.table.bolts_rule", limit=o.bolt_limit, n=o.bolt_penalty)
-        if not o.bolts_when_restricted:
-            rule += " " + t("rules.table.bolts_restricted")
-        lines.append(rule)
-    return [t("rules.table.summary", parts=", ".join(parts)), *lines]

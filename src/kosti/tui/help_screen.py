@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from kosti.i18n import Catalog, rules_text
+from kosti.phrases import pits_text, thousand_rules
 from kosti.rules.options import Options, SheetOptions, ThousandOptions
 from kosti.rules.presets import Variant, option_docs
 
@@ -71,72 +72,17 @@ def value_text(name: str, value: Any, t: Catalog) -> str:
         key = f"value.{name}.{value}"
         return t(key) if t.has(key) else value
     if name == "pits":
-        return _pits(value) or t("rules.table.none")
+        return pits_text(value) or t("rules.table.none")
     if isinstance(value, Sequence):
         return ", ".join(t.cell(v) if isinstance(v, str) else str(v) for v in value) or t("rules.table.none")
     return str(value)
 
 
-def _pits(pits: Sequence[Sequence[int]]) -> str:
-    return ", ".join(f"{lo}–{hi}" for lo, hi in pits)
-
-
 def table_rules(rules: Variant, t: Catalog) -> list[str]:
-    """The rules of this «Тысяча» table with its own numbers: a summary line, then a paragraph
-    for each restriction, penalty and the barrel that it has (and none for those it has not)."""
-    from kosti.games.thousand.game import falls_limit
-
+    """The rules of this «Тысяча» table with its own numbers (:func:`kosti.phrases.thousand_rules`);
+    none for another family."""
     o = rules.options
-    if not isinstance(o, ThousandOptions):
-        return []
-    parts: list[str] = []
-    lines: list[str] = [t("rules.table.target", target=o.target)]
-    if o.opening:
-        parts.append(t("rules.table.opening", n=o.opening))
-        rule = t("rules.table.opening_rule", n=o.opening)
-        if o.opening_fail_penalty:
-            rule += " " + t("rules.table.opening_fail", n=o.opening_fail_penalty, every=o.opening_fail_every)
-        lines.append(rule)
-    if o.pits:
-        parts.append(t("rules.table.pits", pits=_pits(o.pits)))
-        lines.append(t("rules.table.pits_rule", pits=_pits(o.pits)))
-    need = o.target - o.barrel_at
-    if o.barrel == "points":
-        parts.append(t("rules.table.barrel_points", at=o.barrel_at, attempts=o.barrel_attempts))
-        lines.append(
-            t(
-                "rules.table.barrel_points_rule",
-                at=o.barrel_at,
-                need=need,
-                attempts=o.barrel_attempts,
-                fall=o.fall_penalty,
-                falls=falls_limit(o),
-            )
-        )
-    elif o.barrel == "capped":
-        parts.append(t("rules.table.barrel_capped", at=o.barrel_at))
-        lines.append(t("rules.table.barrel_capped_rule", at=o.barrel_at, need=need))
-    elif o.barrel == "open":
-        parts.append(t("rules.table.barrel_open", target=o.target))
-        lines.append(
-            t("rules.table.barrel_open_rule", target=o.target, dots=o.dots_limit, fall=o.fall_penalty)
-        )
-    else:
-        parts.append(t("rules.table.no_barrel"))
-        lines.append(t("rules.table.no_barrel_rule", target=o.target))
-    if o.overtake_penalty:
-        parts.append(t("rules.table.overtake", n=o.overtake_penalty))
-        lines.append(t("rules.table.overtake_rule", n=o.overtake_penalty))
-    if o.dump_at is not None:
-        parts.append(t("rules.table.dump", n=o.dump_at))
-        lines.append(t("rules.table.dump_rule", n=o.dump_at))
-    if o.bolt_limit:
-        parts.append(t("rules.table.bolts", limit=o.bolt_limit, n=o.bolt_penalty))
-        rule = t("rules.table.bolts_rule", limit=o.bolt_limit, n=o.bolt_penalty)
-        if not o.bolts_when_restricted:
-            rule += " " + t("rules.table.bolts_restricted")
-        lines.append(rule)
-    return [t("rules.table.summary", parts=", ".join(parts)), *lines]
+    return thousand_rules(o, t) if isinstance(o, ThousandOptions) else []
 
 
 def rules_markdown(rules: Variant, t: Catalog) -> str:
