@@ -61,6 +61,7 @@ def test_hint_ranks_a_position(kosti: Any) -> None:
     # a further Yahtzee with sixes recorded: the forced joker sends it to a lower cell, +100
     assert decisions[0]["action"] == {"score": "chance"}
     assert decisions[0]["loss"] == 0 and data["value"] == decisions[0]["value"]
+    assert data["exact"] is True
     assert data["value"] >= 18 + 50 + 100 + 30
     assert all(d["loss"] >= 0 for d in decisions)
     assert {json.dumps(d["action"]) for d in decisions} >= {'{"hold": [6, 6, 6, 6]}'}

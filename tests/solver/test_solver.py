@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from kosti.rules.presets import variant
 from kosti.solver import OptimalBot, SheetAdvisor, solve
 from kosti.solver import tables as solver_tables
 from kosti.solver.advisor import spot_of, stored_value
-from kosti.solver.model import FIVE, INDEX
+from kosti.solver.model import FIVE, INDEX, Cfg
 from kosti.solver.tables import Solution
 
 SMALL_YAHTZEE = "yahtzee(lower=[yahtzee,full_house,chance])"
@@ -195,28 +196,40 @@ def test_fences_scratch_announce_and_order() -> None:
 
 
 def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
+    import numba
+
     from kosti.solver import kernels
+
+    @numba.njit
+    def chase(T: Any, V: Any, spot: Any, jc: int, shortcut: bool, M: Any) -> None:
+        # the kernels' helpers are called from compiled code only
+        col, lm, p, y = spot
+        ua, la = kernels.allowed(T, col, T.pair_um[p], lm)
+        Uv = np.zeros((6, 6, jc + 2))
+        Vz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
+        Vnz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
+        maxVz = np.zeros(jc + 2)
+        kernels.successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+        kernels.announced_best(T, ua, la, 0, y, jc, shortcut, Uv, Vz, Vnz, M)
 
     solution = solve(variant(SMALL_FENCES), cap=3)
     model = solution.model
     state = sheet_state(SMALL_FENCES, {"ones": -3}, column=1)
     spot = spot_of(solution, state)
-    tables = model.tables
     jc = model.cap + model.throws - 1
-    ua, la = kernels.allowed(tables, spot.column, spot.um, spot.lm)
-    Uv = np.zeros((6, 6, jc + 2))
-    Vz = np.zeros((model.n_lower, jc + 2))
-    Vnz = np.zeros((model.n_lower, jc + 2))
-    maxVz = np.zeros(jc + 2)
-    kernels.successors(
-        tables, solution.values, spot.column, spot.lm, spot.pair, spot.flag, ua, la, Uv, Vz, Vnz, maxVz
-    )
     results = []
     for shortcut in (True, False):
         M = np.zeros((jc + 1, 252))
-        kernels.announced_best(tables, ua, la, 0, spot.flag, jc, shortcut, Uv, Vz, Vnz, M)
+        chase(model.tables, solution.values, (spot.column, spot.lm, spot.pair, spot.flag), jc, shortcut, M)
         results.append(M[1:])
     np.testing.assert_allclose(results[0], results[1], atol=1e-9)
+
+
+def test_a_helper_of_the_kernels_refuses_a_call_from_python() -> None:
+    from kosti.solver import kernels
+
+    with pytest.raises(TypeError, match="compiled into the kernels only"):
+        kernels.records()
 
 
 def test_a_cap_on_banked_throws_never_gains() -> None:
@@ -308,6 +321,8 @@ def test_a_solve_cancelled_by_its_progress_callback_caches_nothing(
 ) -> None:
     monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
     rules = variant(SMALL_CLASSIC)
+    assert isinstance(rules.options, SheetOptions)
+    solver_tables.compile_solver(rules.options)  # the callback follows the solving phase only
     seen: list[float] = []
 
     def halfway(done: int, total: int) -> bool:

@@ -194,7 +194,7 @@ def test_the_solve_does_not_depend_on_the_number_of_workers() -> None:
         chances = np.zeros(rows.outcome_size(model), np.float32)
         ends = np.zeros((n, n, 3))
         constant = np.zeros((n, n))
-        rows.improve(tables, values, chances, ends, constant, rows.scratch(kernel.rows(model), workers))
+        rows.improve(tables, values, chances, ends, constant, rows.scratch(kernel.rows(model), workers), n, 0)
         results.append((values, chances))
     for values, chances in results[1:]:
         assert np.array_equal(values, results[0][0])

@@ -77,7 +77,11 @@ class Advice:
     """How much less than the best decision it is expected to give (0 for the best)."""
 
     chance: bool = False
-    """``value`` and ``loss`` are chances of winning (0..1), exact: «Тысяча»'s solver."""
+    """``value`` and ``loss`` are chances of winning (0..1): «Тысяча»'s solver."""
+
+    exact: bool = False
+    """``value`` and ``loss`` are the solver's exact values (a sheet's optimum, two-player
+    «Тысяча»'s chances), not a heuristic's estimate: a screen says which it shows."""
 
 
 @runtime_checkable

@@ -23,18 +23,36 @@ CAP_HELP = (
 )
 
 
-class _Bar:
-    """A rich progress bar on standard error, shown only while a solve is running."""
+PHASE_NAMES = {"compiling": "compiling the solver", "building": "finding the positions", "solving": "solving"}
+"""How the bar names each phase of a solve (:mod:`kosti.solver.progress`)."""
 
-    def __init__(self, title: str) -> None:
-        self.title = title
+
+class _Bar:
+    """A rich progress bar on standard error, shown only while a solve runs: each phase of it
+    (:mod:`kosti.solver.progress`: compiling, building, solving) starts again from 0 % with its
+    own name and time left."""
+
+    def __init__(self, subject: str) -> None:
+        self.subject = subject
+        self.name = "solving"
         self.progress: Progress | None = None
         self.task: Any = None
+
+    def phase(self, name: str) -> None:
+        """A new phase starts: the bar shows its name and starts again from 0."""
+        self.name = name
+        if self.progress is not None and self.task is not None:
+            self.progress.reset(self.task, total=None, completed=0, description=self.description)
+
+    @property
+    def description(self) -> str:
+        name = PHASE_NAMES.get(self.name, self.name)
+        return f"{name} ({self.subject})" if self.subject else name
 
     def __call__(self, done: int, total: int) -> None:
         if self.progress is None:
             self.progress = Progress(
-                TextColumn(self.title),
+                TextColumn("{task.description}"),
                 BarColumn(),
                 TaskProgressColumn(),
                 TimeRemainingColumn(),
@@ -42,12 +60,15 @@ class _Bar:
                 transient=True,
             )
             self.progress.start()
-            self.task = self.progress.add_task(self.title, total=total)
-        self.progress.update(self.task, completed=done)
+            self.task = self.progress.add_task(self.description, total=total)
+        self.progress.update(self.task, completed=done, total=total)
 
     def close(self) -> None:
         if self.progress is not None:
             self.progress.stop()
+
+
+INTERRUPTED = "kosti: interrupted; the work so far is saved: run the same command again to resume"
 
 
 def solve(
@@ -65,10 +86,10 @@ def solve(
     """The value of optimal play, solved once and then read from the cache: the expected score of
     a solitaire sheet, or for «Тысяча» the first player's chance of winning against an optimal
     opponent (``--players 2``)."""
-    from kosti.solver import solve as run
-
-    bar = _Bar(f"solving {preset}")
+    bar = _Bar(preset)
     try:
+        from kosti.solver import solve as run
+
         rules = variant(preset)
         if rules.preset.family == "thousand":
             bar.close()
@@ -79,6 +100,10 @@ def solve(
         start = time.perf_counter()
         solution = run(rules, cap=cap, fresh=fresh, progress=bar)
         seconds = time.perf_counter() - start
+    except KeyboardInterrupt:
+        bar.close()
+        typer.echo("kosti: interrupted", err=True)
+        raise typer.Exit(130) from None
     except KostiError as error:
         refuse(error)
     finally:
@@ -95,21 +120,20 @@ def solve(
 
 def _solve_thousand(rules: Any, players: int | None, floor: int | None, fresh: bool, as_json: bool) -> None:
     """``kosti solve`` for «Тысяча»: two players, each maximising their own chance of winning."""
-    from kosti.solver.thousand.solve import peak_memory_mb
-    from kosti.solver.thousand.solve import solve as run
-
     if players != 2:
         fail("the «Тысяча» solver plays two players: give --players 2")
-    bar = _Bar(f"solving {rules.spec}")
+    bar = _Bar(rules.spec)
     try:
+        # imported here, inside the try: Ctrl-C while numba loads is an interruption like any other
+        from kosti.solver.thousand.solve import peak_memory_mb
+        from kosti.solver.thousand.solve import solve as run
+
         start = time.perf_counter()
         solution = run(rules, floor=floor, fresh=fresh, progress=bar)
         seconds = time.perf_counter() - start
     except KeyboardInterrupt:
         bar.close()
-        typer.echo(
-            "kosti: interrupted; the work so far is saved: run the same command again to resume", err=True
-        )
+        typer.echo(INTERRUPTED, err=True)
         raise typer.Exit(130) from None
     except KostiError as error:
         bar.close()
@@ -175,7 +199,7 @@ def _hint_thousand(state: Any, top: int, as_json: bool) -> None:
 
     if state.finished:
         fail("the game is over: there is nothing to decide")
-    bar = _Bar("solving")
+    bar = _Bar("")
     try:
         advisor = ThousandAdvisor(progress=bar)
         advice = advisor.advise(state)
@@ -226,7 +250,7 @@ def _report_thousand(game: Any, final: Any, as_json: bool) -> None:
     if not ready(final.variant):
         command = solve_command(final.variant)
         fail(f"the report needs the exact values of {final.variant.spec}: run `{command}` once")
-    bar = _Bar("solving")
+    bar = _Bar("")
     try:
         judged = judge(game, ThousandAdvisor(progress=bar))
     except KostiError as error:
@@ -343,7 +367,7 @@ def hint(
     if (record is None) == (position is None):
         fail("give a position: --record FILE or --position JSON (one of them)")
     shown_in = language(lang)
-    bar = _Bar("solving")
+    bar = _Bar("")
     try:
         if record is not None:
             from kosti.record import load, replay
@@ -371,10 +395,16 @@ def hint(
             # «Тысяча» and showdown: the heuristic bot ranks them, as H does in the game
             advice = _heuristic_advice(state)
             value = advice[0].value if advice else None
+            exact = False
         else:
             advisor = SheetAdvisor(cap, progress=bar)
             advice = advisor.advise(state)
             value = advice[0].value if advice else advisor.position_value(state)
+            exact = advisor.exact(state)
+    except KeyboardInterrupt:
+        bar.close()
+        typer.echo("kosti: interrupted", err=True)
+        raise typer.Exit(130) from None
     except KostiError as error:
         fail(reason(error, shown_in))
     finally:
@@ -387,6 +417,7 @@ def hint(
                 "variant": state.variant.spec,
                 "player": player,
                 "value": value,
+                "exact": exact,
                 "decisions": _advice_json(shown),
             }
         )
@@ -431,7 +462,7 @@ def report(
     from kosti.solver.advisor import SheetAdvisor, judge
 
     shown_in = language(lang)
-    bar = _Bar("solving")
+    bar = _Bar("")
     try:
         game = load(file)
         final = replay(game)

@@ -28,6 +28,7 @@ from kosti.solver.model import (
     F64,
     FIVE,
     INDEX,
+    KIND_ANNOUNCED,
     N_SPOT,
     OPEN,
     POSITION,
@@ -43,7 +44,8 @@ from kosti.solver.model import (
     S_UM,
     Model,
 )
-from kosti.solver.tables import Solution, in_parallel, solve
+from kosti.solver.progress import Progress
+from kosti.solver.tables import Solution, in_parallel, is_solved, solve
 
 TIE = 1e-9
 """Decisions closer than this are equally good (the order of ``decisions`` breaks the tie)."""
@@ -95,6 +97,8 @@ def _refuse(model: Model, row: npt.NDArray[np.int64]) -> NoReturn:
     spot = np.zeros((1, N_SPOT), dtype=np.int64)
     kernels.locate_batch(*model.packed, row.reshape(1, -1), spot)
     status = int(spot[0, S_STATUS])
+    if status == 0:  # pragma: no cover - the rows are routed by the kind of their column
+        raise RuntimeError("a position was handed to the kernel of another kind of column")
     if status == BAD_BANK:
         banked, reach = int(row[-len(POSITION) + Q_BANKED]), int(spot[0, S_REACH])
         raise KostiError(f"a sheet with these cells recorded cannot have banked {banked} throws (≤ {reach})")
@@ -119,6 +123,11 @@ def spots(model: Model, positions: npt.NDArray[np.int64]) -> npt.NDArray[np.int6
     return out
 
 
+def recorded(solution: Solution, state: SheetState) -> int:
+    """The current player's total so far: recorded cells, decided bonuses, Yahtzee bonuses."""
+    return sheet_total(solution.model.options, state.sheets[state.current])
+
+
 def row_length(model: Model) -> int:
     """The length of a position row of ``model``'s sheet."""
     return model.n_columns * (UPPER + model.n_lower) + len(POSITION)
@@ -128,11 +137,10 @@ def spot_of(solution: Solution, state: SheetState) -> Spot:
     """The solver's coordinates of the current player's sheet in ``state``."""
     model = solution.model
     s = spots(model, np.array(position_row(model, state), dtype=np.int64))[0]
-    recorded = sheet_total(model.options, state.sheets[state.current])
     column, lm, um, pair, flag, bank, left = (
         int(s[k]) for k in (S_COLUMN, S_LM, S_UM, S_PAIR, S_FLAG, S_BANK, S_LEFT)
     )
-    return Spot(column, lm, um, pair, flag, bank, left, recorded)
+    return Spot(column, lm, um, pair, flag, bank, left, recorded(solution, state))
 
 
 def width(model: Model) -> int:
@@ -156,22 +164,38 @@ def option_index(model: Model, action: Action) -> int:
 
 def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
     """Every option's value for each position row (:func:`position_row`), in one compiled call
-    (per thread, for a large batch): a row of :func:`width` values, NaN where the option is
-    not legal. A value is the expected score still to come after the option, the sheet's
-    recorded total excluded. A row that is no position of the sheet raises
+    per kind of column (per thread, for a large batch): a row of :func:`width` values, NaN where
+    the option is not legal. A value is the expected score still to come after the option, the
+    sheet's recorded total excluded. A row that is no position of the sheet raises
     :class:`KostiError` with the reason."""
-    from kosti.solver import kernels  # numba is loaded when the first value is asked for
-
     model = solution.model
     rows = np.ascontiguousarray(positions, dtype=np.int64).reshape(-1, row_length(model))
     out = np.empty((len(rows), width(model)))
-    packed = model.packed
+    by_column = values_kernels(model)
+    columns = columns_of(model, rows)
+    bad: list[int] = []
+    for kernel in set(by_column):
+        mine = [c for c, k in enumerate(by_column) if k is kernel]
+        if len(mine) == len(by_column):
+            bad += _values_of(kernel, solution, rows, out)
+            continue
+        where = np.flatnonzero(np.isin(columns, mine))
+        values = np.empty((len(where), out.shape[1]))
+        bad += [int(where[i]) for i in _values_of(kernel, solution, rows[where], values)]
+        out[where] = values
+    if bad:
+        _refuse(model, rows[min(bad)])
+    return out
+
+
+def _values_of(kernel: Any, solution: Solution, rows: npt.NDArray[np.int64], out: F64) -> list[int]:
+    """``kernel`` on every row of ``rows`` into ``out``: the rows where a piece stopped (no
+    position of the sheet)."""
+    packed = solution.model.packed
     bad: list[int] = []
 
     def work(start: int, stop: int) -> None:
-        stopped = kernels.position_values_batch(
-            *packed, solution.values, rows[start:stop].ravel(), out[start:stop].ravel()
-        )
+        stopped = kernel(*packed, solution.values, rows[start:stop].ravel(), out[start:stop].ravel())
         if stopped >= 0:
             bad.append(start + stopped)
 
@@ -179,9 +203,39 @@ def option_values(solution: Solution, positions: npt.NDArray[np.int64]) -> F64:
     # work) must outweigh handing it to a thread, and on a busy machine a second thread of a
     # small batch costs more than it saves
     in_parallel(len(rows), work, chunk=256)
-    if bad:
-        _refuse(model, rows[min(bad)])
-    return out
+    return bad
+
+
+def columns_of(model: Model, rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The column each position row is in: the first with an open cell (0 when none is open),
+    as :func:`~kosti.solver.kernels.locate` reads it."""
+    cells = rows[:, : model.n_columns * (UPPER + model.n_lower)].reshape(len(rows), model.n_columns, -1)
+    return np.asarray(np.argmax((cells == OPEN).any(axis=2), axis=1), dtype=np.int64)
+
+
+def values_kinds(options: SheetOptions) -> list[Any]:
+    """The kernels that value positions of a sheet with ``options``: one for free and ordered
+    columns, one for announced ones (each compiled only when the sheet has such a column)."""
+    from kosti.solver import kernels  # numba is loaded when the first value is asked for
+
+    kinds = set(options.column_kinds)
+    return [kernels.announced_values_batch] * ("announced" in kinds) + [kernels.position_values_batch] * bool(
+        kinds - {"announced"}
+    )
+
+
+def values_kernels(model: Model, progress: Progress | None = None) -> list[Any]:
+    """Per column of ``model``'s sheet, the machine code of the kernel that values its positions
+    (compiled, or read from numba's cache, first: the ``compiling`` phase of ``progress``)."""
+    from kosti.solver import kernels
+    from kosti.solver.jit import prepare
+
+    needed = values_kinds(model.options)
+    compiled = dict(zip(needed, prepare(progress, needed), strict=True))
+    return [
+        compiled[kernels.announced_values_batch if kind == KIND_ANNOUNCED else kernels.position_values_batch]
+        for kind in model.kinds
+    ]
 
 
 @dataclass(frozen=True)
@@ -192,8 +246,9 @@ class _Query:
     tables: tuple[npt.NDArray[Any], ...]
     """The packed tables and the solution's values, as the kernel takes them."""
     width: int
-    kernel: Any
-    """:func:`~kosti.solver.kernels.position_values_batch`, compiled for these tables."""
+    kernels: list[Any]
+    """Per column, :func:`~kosti.solver.kernels.position_values_batch` or
+    :func:`~kosti.solver.kernels.announced_values_batch`, compiled."""
 
 
 class SheetAdvisor:
@@ -217,6 +272,13 @@ class SheetAdvisor:
             raise OptionError(
                 f"{state.variant.spec} is not a score-sheet game: the solver plays score sheets"
             )
+        if not is_solved(state.variant, self.cap):
+            # the kernels of the solve and of the values in one ``compiling`` phase, before ``solving``
+            from kosti.solver.jit import prepare
+            from kosti.solver.tables import sheet_options, solver_kernels
+
+            options = sheet_options(state.variant)
+            prepare(self.progress, [*solver_kernels(options), *values_kinds(options)])
         solution = solve(state.variant, cap=self.cap, progress=self.progress)
         self._solved[id(state.variant)] = (state.variant, solution)
         return solution
@@ -232,21 +294,19 @@ class SheetAdvisor:
             raise OptionError("not a score-sheet state")
         row = np.fromiter(position_row(query.model, state), np.int64)
         out = np.empty(query.width)
-        if query.kernel(*query.tables, row, out) >= 0:
+        kernel = query.kernels[0] if len(query.kernels) == 1 else query.kernels[_column(state)]
+        if kernel(*query.tables, row, out) >= 0:
             _refuse(query.model, row)
         return out
 
     def _query(self, state: GameState) -> _Query:
         """What :meth:`values` needs of the state's variant (solved first if need be)."""
-        from kosti.solver import kernels  # numba is loaded when the first value is asked for
-
         solution = self.solution(state)
         model = solution.model
         tables = (*model.packed, solution.values)
-        # the batch kernel on one row (one more compiled function would cost its compile
-        # time), its machine code for these arguments' types called directly
-        kernel = kernels.compiled(kernels.position_values_batch, *tables, np.empty(0, np.int64), np.empty(0))
-        query = _Query(model, tables, width(model), kernel)
+        # the batch kernels on one row (one more compiled function would cost its compile
+        # time), their machine code called directly
+        query = _Query(model, tables, width(model), values_kernels(model, self.progress))
         self._queries[id(state.variant)] = query
         return query
 
@@ -286,9 +346,9 @@ class SheetAdvisor:
             # the throw is due: the value of holding what is held (before the first: the throw)
             decided = state if state.throws == 0 else _undo_hold(state)
             row = self.values(decided)
-            return spot_of(solution, state).recorded + float(row[INDEX[state.held] if state.throws else 0])
+            return recorded(solution, state) + float(row[INDEX[state.held] if state.throws else 0])
         row = self.values(state)
-        return spot_of(solution, state).recorded + float(np.nanmax(row))
+        return recorded(solution, state) + float(np.nanmax(row))
 
     def advise(self, state: GameState) -> list[Advice]:
         """Every legal decision with the expected final score of the player's sheet, best first."""
@@ -296,10 +356,23 @@ class SheetAdvisor:
         if not future:
             return []
         solution = self.solution(state)
-        recorded = spot_of(solution, state).recorded if isinstance(state, SheetState) else 0
+        made = recorded(solution, state) if isinstance(state, SheetState) else 0
         ranked = sorted(enumerate(future), key=lambda item: (-round(item[1][1] / TIE), item[0]))
         best = ranked[0][1][1]
-        return [Advice(a, recorded + v, max(0.0, best - v)) for _, (a, v) in ranked]
+        exact = self.exact(state)
+        return [Advice(a, made + v, max(0.0, best - v), exact=exact) for _, (a, v) in ranked]
+
+    def exact(self, state: GameState) -> bool:
+        """Whether the values of ``state`` are exact: every throw the sheet can bank is tracked
+        (with a smaller ``cap`` they are lower bounds)."""
+        model = self.solution(state).model
+        return model.cap >= model.exact_cap
+
+
+def _column(state: SheetState) -> int:
+    """The column the current player fills: the first with an open cell (as :func:`columns_of`)."""
+    columns = state.sheets[state.current].columns
+    return next((c for c, cells in enumerate(columns) if None in cells), 0)
 
 
 def _undo_hold(state: SheetState) -> SheetState:

@@ -1,8 +1,17 @@
 """The compiled inner loops of the solver, the advisor and the simulator (numba).
 
-Importing this module imports numba and loads the compiled code: only the code that
-must run a kernel imports it (a cached answer, ``kosti --help`` and the terminal
-game's start never do).
+Importing this module imports numba; nothing is compiled until a task asks for the kernels it
+needs (:func:`kosti.solver.jit.prepare`): only the code that must run a kernel imports it (a
+cached answer, ``kosti --help`` and the terminal game's start never do).
+
+The entry points (:func:`~kosti.solver.jit.kernel`) are few and each does one job for one kind
+of column: :func:`solve_level` and :func:`solve_announced_level` solve a level of states,
+:func:`position_values_batch` and :func:`announced_values_batch` value positions, with the
+column's kind decided by the function they hand the shared code (:func:`first_holds` or
+:func:`first_announcements`, :func:`later_holds` or :func:`later_announced`), so that a sheet
+with no announced column never compiles the chase of an announced cell. The large pieces they
+share are helpers (:func:`~kosti.solver.jit.helper`), compiled once per process; the small ones, and
+those with a single caller, are copied into their callers (:func:`~kosti.solver.jit.inline`).
 
 One turn of one state is solved over the 252 throws of five dice. With ``j`` throws
 left (banked ones included) the dice ``d`` are worth
@@ -31,12 +40,11 @@ banked throws is ``V[slot[state] + min(b, top[state])]`` (:class:`~kosti.solver.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
-import numba
 import numpy as np
 
+from kosti.solver.jit import helper, inline, kernel
 from kosti.solver.legal import FULL_UPPER, UPPER
 from kosti.solver.model import (
     BAD_ANNOUNCED,
@@ -70,55 +78,37 @@ from kosti.solver.model import (
     Tables,
 )
 
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 NEG = -1e300
 
-
-def jit(fn: Fn) -> Fn:
-    """Compile with numba, caching the machine code on disk; the GIL is released, so the
-    solver and the simulation run on several threads at once."""
-    return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
-
-
-def inline(fn: Fn) -> Fn:
-    """A helper compiled into each kernel that uses it: a call would copy the tables and
-    count references to each of their arrays, and only the kernels need loading."""
-    return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
-
-
-def compiled(kernel: Fn, *args: Any) -> Fn:
-    """``kernel``'s machine code for the types of ``args`` (compiled, or loaded from the disk
-    cache, first): calling it skips the dispatcher's working out of every argument's type,
-    a good part of a call with little work. It takes arguments of exactly those types only."""
-    dispatcher: Any = kernel
-    typeof: Any = numba.typeof
-    return cast(Fn, dispatcher.compile(tuple(typeof(a) for a in args)))
+PACKED = "int64[::1], float64[::1], int64[:, ::1]"
+"""The packed tables (:class:`~kosti.solver.model.Packed`) in numba's notation, as every
+kernel's signature begins."""
 
 
 # -- the tables, unpacked -----------------------------------------------------------------------
 
 
-@inline
+@helper
 def _a1(buf: Any, meta: I64, k: int) -> Any:
     return buf[meta[k, 0] : meta[k, 0] + meta[k, 1]]
 
 
-@inline
+@helper
 def _a2(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3]))
 
 
-@inline
+@helper
 def _a3(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4]))
 
 
-@inline
+@helper
 def _a4(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4], meta[k, 5]))
 
 
-@inline
+@helper
 def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
     """The tables from :func:`~kosti.solver.model.pack` (views, no copy), field by field in
     the order of :class:`~kosti.solver.model.Tables`."""
@@ -151,7 +141,7 @@ def unpack(ints: I64, floats: F64, meta: I64) -> Tables:
     )
 
 
-@jit
+@kernel()
 def unpacked(ints: I64, floats: F64, meta: I64) -> Tables:
     """:func:`unpack` called from Python (to check it against the tables)."""
     return unpack(ints, floats, meta)
@@ -241,7 +231,7 @@ def fill_next(
         out[j] = reward + V[base + (j if j < t else t)]
 
 
-@inline
+@helper
 def successors(
     T: Tables,
     V: F64,
@@ -296,7 +286,7 @@ def successors(
 # -- recording ---------------------------------------------------------------------------------
 
 
-@inline
+@helper
 def records(
     T: Tables,
     j0: int,
@@ -434,7 +424,7 @@ def cell_value(
     return float(v)
 
 
-@inline
+@helper
 def record_cell(
     T: Tables,
     j: int,
@@ -478,7 +468,7 @@ def record_cell(
 # -- throwing ----------------------------------------------------------------------------------
 
 
-@inline
+@helper
 def expect(T: Tables, W: F64, E: F64) -> None:
     """Every hold's value ``E`` (462, indexed as :data:`~kosti.solver.model.ALL`) from the
     values ``W`` of the 252 throws."""
@@ -493,7 +483,7 @@ def expect(T: Tables, W: F64, E: F64) -> None:
         E[m] = s / 6.0
 
 
-@inline
+@helper
 def best_holds(T: Tables, E: F64, best_sub: F64, M: F64) -> None:
     """``M[d]``: the best hold (at most four dice) of each throw ``d``, from the holds' values ``E``."""
     subs = T.subs
@@ -547,7 +537,7 @@ def chain(
             best_holds(T, E[j], best_sub, M[j + 1])
 
 
-@inline
+@helper
 def chase(
     T: Tables,
     jokers: int,
@@ -580,7 +570,7 @@ def chase(
         expect(T, Wc[j], Ec[j])
 
 
-@inline
+@helper
 def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
     """Chase an announced upper cell by counting its face only, raising ``M[j]`` to its value for
     ``1 ≤ j ≤ jc`` (exact when the extra Yahtzee bonus is off: holding every die of the face is
@@ -701,16 +691,40 @@ def same_first(T: Tables) -> bool:
     return True
 
 
-@jit
-def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None:
-    """Solve every state of one level of one column (their successors are solved)."""
+@inline
+def first_holds(
+    T: Tables, js: int, ua: int, la: int, jokers: int, y: int, Uv: F64, Vz: F64, Vnz: F64, maxVz: F64,
+    W: F64, M: F64, E: F64,
+) -> None:  # fmt: skip
+    """A free or ordered column: ``M[j]``, for ``1 ≤ j ≤ js``, each first throw's best hold with
+    ``j`` throws left (:func:`chain`)."""
+    if js >= 1:
+        chain(T, js - 1, js, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, W, M, E)
+
+
+@inline
+def first_announcements(
+    T: Tables, js: int, ua: int, la: int, jokers: int, y: int, Uv: F64, Vz: F64, Vnz: F64, maxVz: F64,
+    W: F64, M: F64, E: F64,
+) -> None:  # fmt: skip
+    """An announced column: ``M[j]``, for ``1 ≤ j ≤ js``, each first throw's best announcement
+    with ``j`` throws left (:func:`announced_best`)."""
+    announced_best(T, ua, la, jokers, y, js, T.cfg[Cfg.FLAGS] == 1, Uv, Vz, Vnz, M)
+
+
+@inline
+def solve_states(
+    ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64, first: Any
+) -> None:
+    """Solve every state of one level of column ``col`` (their successors are solved), the first
+    throw's continuations worked out by ``first`` (:func:`first_holds` or :func:`first_announcements`:
+    a kernel of each kind of column compiles only its own)."""
     T = unpack(ints, floats, meta)
     cfg = T.cfg
     B = cfg[Cfg.BANK_CAP]
     jc = B + cfg[Cfg.THROWS] - 1
     jm = jc + 2
     nd = T.counts.shape[0]
-    shortcut = cfg[Cfg.FLAGS] == 1
     W = np.empty((jc + 1, nd))
     M = np.empty((jc + 1, nd))
     E = np.empty((jc + 1, FIVE + nd))
@@ -719,10 +733,9 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
     Vnz = np.empty((cfg[Cfg.N_LOWER], jm))
     maxVz = np.empty(jm)
     rec = np.empty(nd)
-    kind = T.kinds[col]
     # with no bank and a first throw that scores like the others, the first throw's best
     # records are the later throws' (``W[0]``): one pass over the throws less per state
-    same = B == 0 and cfg[Cfg.THROWS] >= 2 and kind != KIND_ANNOUNCED and same_first(T)
+    same = B == 0 and cfg[Cfg.THROWS] >= 2 and T.kinds[col] != KIND_ANNOUNCED and same_first(T)
     for i in range(lms.shape[0]):
         lm = lms[i]
         p = ps[i]
@@ -736,14 +749,30 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
         ua, la = allowed(T, col, um, lm)
         jk = jokers_of(T, col, um, lm)
         successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
-        if kind == KIND_ANNOUNCED:
-            announced_best(T, ua, la, jk, y, js, shortcut, Uv, Vz, Vnz, M)
-        else:
-            chain(T, js - 1, js, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
+        first(T, js, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
         if same:
-            rec[:] = W[0]
+            for d in range(nd):
+                rec[d] = W[0, d]
         for b in range(reach + 1):
             V[base + b] = start_value(T, b, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, rec, True, same)
+
+
+LEVEL = f"void({PACKED}, float64[::1], int64, int64[::1], int64[::1], int64[::1])"
+"""The signature of the solver's kernels: the tables, the values, a column and its states."""
+
+
+@kernel(LEVEL, weight=8)
+def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64) -> None:
+    """Solve every state of one level of a free or ordered column (:func:`solve_states`)."""
+    solve_states(ints, floats, meta, V, col, lms, ps, ys, first_holds)
+
+
+@kernel(LEVEL, weight=8)
+def solve_announced_level(
+    ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64
+) -> None:
+    """Solve every state of one level of an announced column (:func:`solve_states`)."""
+    solve_states(ints, floats, meta, V, col, lms, ps, ys, first_announcements)
 
 
 # -- the advisor ---------------------------------------------------------------------------------
@@ -763,6 +792,8 @@ def position_values(
     left: int,
     announced: int,
     out: F64,
+    first: Any,
+    later: Any,
 ) -> None:
     """Every option's value in one position, NaN where the option is not legal.
 
@@ -774,13 +805,16 @@ def position_values(
     ``out[FIVE + cell]`` recording in ``cell``, ``out[FIVE + n + cell]`` scratching it,
     ``out[FIVE + 2n + cell]`` announcing it (``n`` = 6 + lower cells). A value is the
     expected score still to come after the option, recorded cells excluded.
+
+    What the column's kind decides is done by ``first`` (the first throw's continuations,
+    :func:`first_holds` or :func:`first_announcements`) and ``later`` (the options after a
+    throw other than recording: :func:`later_holds` or :func:`later_announced`).
     """
     cfg = T.cfg
     nd = T.counts.shape[0]
     n_cells = 6 + cfg[Cfg.N_LOWER]
     for i in range(out.shape[0]):
         out[i] = np.nan
-    kind = T.kinds[col]
     um = T.pair_um[p]
     ua, la = allowed(T, col, um, lm)
     jk = jokers_of(T, col, um, lm)
@@ -793,22 +827,18 @@ def position_values(
     scratch = cfg[Cfg.SCRATCH] == 1 and announced < 0
     if throws == 0:
         j1 = bank + cfg[Cfg.THROWS] - 1
-        W = np.empty((j1 + 1, nd))
         M = np.empty((j1 + 1, nd))
-        if kind == KIND_ANNOUNCED:
-            announced_best(T, ua, la, jk, y, j1, cfg[Cfg.FLAGS] == 1, Uv, Vz, Vnz, M)
-        elif j1 >= 1:
-            chain(T, j1 - 1, j1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, np.empty((j1, FIVE + nd)))
+        first(T, j1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, np.empty((j1 + 1, nd)), M, np.empty((j1, FIVE + nd)))
         out[0] = start_value(T, bank, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, np.empty(nd), False, False)
         if scratch:
             for c in range(cfg[Cfg.N_LOWER]):
                 if (la >> c) & 1:
                     out[FIVE + n_cells + 6 + c] = Vz[c, bank + cfg[Cfg.THROWS]]
         return
-    first = 1 if throws == 1 else 0
+    first_throw = 1 if throws == 1 else 0
     # record: the cells the engine allows (an announcement, a joker)
     if announced >= 0:
-        out[FIVE + announced] = cell_value(T, left, first, announced, d, jk, y, Uv, Vz, Vnz)
+        out[FIVE + announced] = cell_value(T, left, first_throw, announced, d, jk, y, Uv, Vz, Vnz)
     else:
         yf = T.yahtzee[d]
         ru, rl = ua, la
@@ -816,39 +846,17 @@ def position_values(
             ru, rl = joker_allowed(T, yf, ua, la)
         for cell in range(n_cells):
             if (cell < 6 and (ru >> cell) & 1) or (cell >= 6 and (rl >> (cell - 6)) & 1):
-                out[FIVE + cell] = cell_value(T, left, first, cell, d, jk, y, Uv, Vz, Vnz)
+                out[FIVE + cell] = cell_value(T, left, first_throw, cell, d, jk, y, Uv, Vz, Vnz)
     if scratch:
         for c in range(cfg[Cfg.N_LOWER]):
             if (la >> c) & 1:
                 out[FIVE + n_cells + 6 + c] = Vz[c, left]
-    if kind == KIND_ANNOUNCED and announced < 0:
-        if throws != 1:
-            return
-        Wc = np.empty((left + 1, nd))
-        Mc = np.empty((left + 1, nd))
-        Ec = np.empty((left + 1, FIVE + nd))
-        for cell in range(n_cells):
-            if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
-                now = cell_value(T, left, 1, cell, d, jk, y, Uv, Vz, Vnz)
-                if left >= 1:
-                    chase(T, jk, y, cell, left, Uv, Vz, Vnz, Wc, Mc, Ec)
-                    if Mc[left, d] > now:
-                        now = Mc[left, d]
-                out[FIVE + 2 * n_cells + cell] = now
-        return
-    if left < 1:
-        return
-    if announced >= 0:
-        Wc = np.empty((left, nd))
-        Mc = np.empty((left, nd))
-        E = np.empty((left, FIVE + nd))
-        chase(T, jk, y, announced, left - 1, Uv, Vz, Vnz, Wc, Mc, E)
-    else:
-        W = np.empty((left, nd))
-        M = np.empty((left, nd))
-        E = np.empty((left, FIVE + nd))
-        chain(T, left - 1, left - 1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
-    later = E[left - 1]
+    later(T, throws, d, left, announced, ua, la, jk, y, Uv, Vz, Vnz, maxVz, out)
+
+
+@inline
+def hold_values(T: Tables, d: int, later: F64, out: F64) -> None:
+    """``out[h]`` for each hold ``h`` of throw ``d``: its value ``later[h]``."""
     hold_idx = T.hold_idx
     for k in range(T.hold_ptr[d], T.hold_ptr[d + 1]):
         h = hold_idx[k]
@@ -856,6 +864,52 @@ def position_values(
 
 
 @inline
+def later_holds(
+    T: Tables, throws: int, d: int, left: int, announced: int, ua: int, la: int, jokers: int, y: int,
+    Uv: F64, Vz: F64, Vnz: F64, maxVz: F64, out: F64,
+) -> None:  # fmt: skip
+    """A free or ordered column after a throw: every hold's value (:func:`chain`)."""
+    if left < 1:
+        return
+    nd = T.counts.shape[0]
+    W = np.empty((left, nd))
+    E = np.empty((left, FIVE + nd))
+    chain(T, left - 1, left - 1, ua, la, jokers, y, Uv, Vz, Vnz, maxVz, W, np.empty((left, nd)), E)
+    hold_values(T, d, E[left - 1], out)
+
+
+@inline
+def later_announced(
+    T: Tables, throws: int, d: int, left: int, announced: int, ua: int, la: int, jokers: int, y: int,
+    Uv: F64, Vz: F64, Vnz: F64, maxVz: F64, out: F64,
+) -> None:  # fmt: skip
+    """An announced column after a throw: after the first, every announcement's value; once a
+    cell is announced, every hold's value in its chase (:func:`chase`)."""
+    nd = T.counts.shape[0]
+    n_cells = 6 + T.cfg[Cfg.N_LOWER]
+    if announced < 0:
+        if throws != 1:
+            return
+        Wc = np.empty((left + 1, nd))
+        Mc = np.empty((left + 1, nd))
+        Ec = np.empty((left + 1, FIVE + nd))
+        for cell in range(n_cells):
+            if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                now = cell_value(T, left, 1, cell, d, jokers, y, Uv, Vz, Vnz)
+                if left >= 1:
+                    chase(T, jokers, y, cell, left, Uv, Vz, Vnz, Wc, Mc, Ec)
+                    if Mc[left, d] > now:
+                        now = Mc[left, d]
+                out[FIVE + 2 * n_cells + cell] = now
+        return
+    if left < 1:
+        return
+    E = np.empty((left, FIVE + nd))
+    chase(T, jokers, y, announced, left - 1, Uv, Vz, Vnz, np.empty((left, nd)), np.empty((left, nd)), E)
+    hold_values(T, d, E[left - 1], out)
+
+
+@helper
 def locate(T: Tables, q: I64, spot: I64) -> None:
     """Where the position row ``q`` (:data:`~kosti.solver.model.POSITION`) stands, into ``spot``
     (:data:`~kosti.solver.model.SPOT`; its status is 0, or why ``q`` is no position of the sheet)."""
@@ -928,7 +982,7 @@ def locate(T: Tables, q: I64, spot: I64) -> None:
     if made > 0 and q[tail + Q_DICE] == 0:
         spot[S_STATUS] = BAD_DICE
     announced = q[tail + Q_ANNOUNCED]
-    if announced < -1 or announced >= n_cells:
+    if announced < -1 or announced >= n_cells or (announced >= 0 and T.kinds[col] != KIND_ANNOUNCED):
         spot[S_STATUS] = BAD_ANNOUNCED
     spot[S_COLUMN] = col
     spot[S_LM] = lm
@@ -943,7 +997,7 @@ def locate(T: Tables, q: I64, spot: I64) -> None:
     spot[S_REACH] = reach
 
 
-@jit
+@kernel(f"void({PACKED}, int64[:, ::1], int64[:, ::1])", weight=1)
 def locate_batch(ints: I64, floats: F64, meta: I64, positions: I64, spots: I64) -> None:
     """:func:`locate` of every row of ``positions`` into the rows of ``spots``."""
     T = unpack(ints, floats, meta)
@@ -951,12 +1005,15 @@ def locate_batch(ints: I64, floats: F64, meta: I64, positions: I64, spots: I64) 
         locate(T, positions[i], spots[i])
 
 
-@jit
-def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> int:
+@inline
+def values_batch(
+    ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64, kind: bool, first: Any, later: Any
+) -> int:
     """:func:`position_values` of every position row (:data:`~kosti.solver.model.POSITION`) in
     ``positions``, one after another in one flat array, into ``out`` (flat too, a row of
-    values after another): −1, or the index of the first row that is no position of the
-    sheet (:func:`locate`), where it stopped."""
+    values after another), each in a column that is announced when ``kind`` is: −1, or the index
+    of the first row that is not, or is no position of the sheet (:func:`locate`), where it
+    stopped."""
     T = unpack(ints, floats, meta)
     spot = np.empty(N_SPOT, dtype=np.int64)
     cfg = T.cfg
@@ -965,7 +1022,7 @@ def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: 
     w = out.shape[0] // n if n else 0
     for i in range(n):
         locate(T, positions[i * n_row : (i + 1) * n_row], spot)
-        if spot[S_STATUS] != 0:
+        if spot[S_STATUS] != 0 or (T.kinds[spot[S_COLUMN]] == KIND_ANNOUNCED) != kind:
             return i
         position_values(
             T,
@@ -980,8 +1037,26 @@ def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: 
             spot[S_LEFT],
             spot[S_ANNOUNCED],
             out[i * w : (i + 1) * w],
+            first,
+            later,
         )
     return -1
+
+
+VALUES = f"int64({PACKED}, float64[::1], int64[::1], float64[::1])"
+"""The signature of the advisor's kernels: the tables, the values, position rows, their values."""
+
+
+@kernel(VALUES, weight=11)
+def position_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> int:
+    """:func:`values_batch` of positions in free or ordered columns."""
+    return values_batch(ints, floats, meta, V, positions, out, False, first_holds, later_holds)
+
+
+@kernel(VALUES, weight=11)
+def announced_values_batch(ints: I64, floats: F64, meta: I64, V: F64, positions: I64, out: F64) -> int:
+    """:func:`values_batch` of positions in announced columns."""
+    return values_batch(ints, floats, meta, V, positions, out, True, first_announcements, later_announced)
 
 
 # -- the simulator -------------------------------------------------------------------------------
@@ -1342,7 +1417,7 @@ def play_game(
                 return total + b * T.fcfg[FCfg.BANK_VALUE], most
 
 
-@jit
+@kernel(f"void({PACKED}, float64[::1], int64, float64[::1], int64[::1], int64)", weight=10)
 def play_games(
     ints: I64, floats: F64, meta: I64, V: F64, seed: int, scores: F64, banks: I64, entries: int
 ) -> None:

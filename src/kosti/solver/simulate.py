@@ -27,15 +27,17 @@ def simulate(solution: Solution, games: int, seed: int = 0, kept: int = TURNS_KE
     Game ``g`` draws its dice from ``seed`` and ``g`` alone, so a seed gives the same games
     on any number of threads (and whatever the ``kept`` turns, which only save work)."""
     from kosti.solver import kernels
+    from kosti.solver.jit import prepare
 
     if games < 0 or kept < 0:
         raise ValueError("the number of games and of turns kept cannot be negative")
+    (play_games,) = prepare(None, [kernels.play_games])  # compiled once, not by two threads at once
     packed = solution.model.packed
     scores = np.zeros(games)
     banks = np.zeros(games, dtype=np.int64)
 
     def work(start: int, stop: int) -> None:
-        kernels.play_games(
+        play_games(
             *packed,
             solution.values,
             seed * 1_000_003 + start,

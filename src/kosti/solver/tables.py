@@ -15,34 +15,27 @@ from typing import Any
 import numpy as np
 import platformdirs
 
-from kosti.errors import KostiError, OptionError
+from kosti.errors import OptionError
 from kosti.rules.options import SheetOptions
 from kosti.rules.presets import Variant
 from kosti.solver.model import (
     F64,
     I64,
+    KIND_ANNOUNCED,
     Model,
     build_model,
     default_cap,
     exact_bank_cap,
 )
+from kosti.solver.progress import Progress, SolveCancelled, begin, report
+
+__all__ = ["PROGRESS_STEPS", "Progress", "Solution", "SolveCancelled", "cache_dir", "is_solved", "solve"]
 
 SOLVER_VERSION = "3"
 """Bumped whenever a change could alter a solved table: old cache files are then ignored."""
 
-Progress = Callable[[int, int], object]
-"""Called as ``progress(done, total)`` while a table is solved: ``done / total`` is the share
-of the work done (the number of states solved, out of every state), called at 0, then
-often (at least every 1/200th of the work), then at ``total``. Returning ``False`` cancels the
-solve (:class:`SolveCancelled`); any other result goes on, and an exception raised by the
-callback ends the solve with that exception. Nothing is cached from a cancelled solve."""
-
 PROGRESS_STEPS = 200
 """The work of a solve is reported in at least this many steps."""
-
-
-class SolveCancelled(KostiError):
-    """A solve stopped because its progress callback asked for it (returned ``False``)."""
 
 
 @dataclass
@@ -116,19 +109,18 @@ def solve(
     254.5896). ``progress`` follows a solve and may cancel it (:data:`Progress`); it is
     not called when the tables come from a cache.
     """
-    options = sheet_options(rules)
     spec = rules.spec
-    wanted = default_cap(options) if cap is None else cap
-    key = (spec, min(max(wanted, 0), exact_bank_cap(options)))
+    key = _key(rules, cap)
     if not fresh and key in _MEMORY:
         return _MEMORY[key]
-    model = build_model(options, cap)
+    model = build_model(sheet_options(rules), cap)
     path = cache_path(spec, model.cap)
     if use_cache and not fresh:
         loaded = _load(path, spec, model)
         if loaded is not None:
             _MEMORY[key] = loaded
             return loaded
+    compile_solver(model.options, progress)  # before the clock starts: the seconds are the solve's own
     start = time.perf_counter()
     values = backward_induction(model, progress)
     solution = Solution(spec, model, values, time.perf_counter() - start)
@@ -136,6 +128,38 @@ def solve(
         _save(path, solution)
     _MEMORY[key] = solution
     return solution
+
+
+def _key(rules: Variant, cap: int | None) -> tuple[str, int]:
+    options = sheet_options(rules)
+    wanted = default_cap(options) if cap is None else cap
+    return rules.spec, min(max(wanted, 0), exact_bank_cap(options))
+
+
+def is_solved(rules: Variant, cap: int | None = None) -> bool:
+    """True when :func:`solve` gives ``rules``' tables at once: solved in this process, or in the
+    disk cache (a file of the right name; :func:`solve` still checks it when it reads it)."""
+    key = _key(rules, cap)
+    return key in _MEMORY or cache_path(*key).exists()
+
+
+def solver_kernels(options: SheetOptions) -> list[Any]:
+    """The kernels that solve a sheet with ``options``: one for its free and ordered columns, one
+    for its announced ones (each compiled only when a sheet has such a column)."""
+    from kosti.solver import kernels  # numba is loaded only when a table must be solved
+
+    kinds = set(options.column_kinds)
+    return [kernels.solve_announced_level] * ("announced" in kinds) + [kernels.solve_level] * bool(
+        kinds - {"announced"}
+    )
+
+
+def compile_solver(options: SheetOptions, progress: Progress | None = None) -> None:
+    """Compile the kernels that solve a sheet with ``options`` (or read them from numba's cache):
+    the ``compiling`` phase of ``progress``, when they are not loaded in this process yet."""
+    from kosti.solver.jit import prepare
+
+    prepare(progress, solver_kernels(options))
 
 
 def threads() -> int:
@@ -162,9 +186,18 @@ def in_parallel(n: int, work: Callable[[int, int], None], chunk: int = 512) -> N
 
 
 def backward_induction(model: Model, progress: Progress | None = None) -> F64:
-    """Solve every state, last column first and fullest sheet first."""
+    """Solve every state, last column first and fullest sheet first: the phase ``solving`` of
+    ``progress``, after ``compiling`` the kernel when it is not loaded yet (:mod:`.progress`)."""
     from kosti.solver import kernels  # numba is loaded only when a table must be solved
+    from kosti.solver.jit import prepare
 
+    needed = solver_kernels(model.options)
+    compiled = dict(zip(needed, prepare(progress, needed), strict=True))
+    # each column solved by the kernel of its kind
+    by_column = [
+        compiled[kernels.solve_announced_level if kind == KIND_ANNOUNCED else kernels.solve_level]
+        for kind in model.kinds
+    ]
     packed = model.packed
     values = np.zeros(model.layout.size)
     plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
@@ -174,10 +207,11 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     # their open cells) and report progress often; a piece's call costs far less than its work
     size = max(1, min(256, -(-total // PROGRESS_STEPS)))
     done = 0
+    begin(progress, "solving")
     report(progress, 0, total)
 
     def work(col: int, lms: I64, ps: I64, ys: I64) -> int:
-        kernels.solve_level(*packed, values, col, lms, ps, ys)
+        by_column[col](*packed, values, col, lms, ps, ys)
         return len(lms)
 
     with ThreadPoolExecutor(workers) as pool:
@@ -196,12 +230,6 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
     return values
-
-
-def report(progress: Progress | None, done: int, total: int) -> None:
-    """Tell ``progress`` how far the solve is; :class:`SolveCancelled` if it answers ``False``."""
-    if progress is not None and progress(done, total) is False:
-        raise SolveCancelled(f"the solve was cancelled after {done} of {total} states")
 
 
 def _save(path: Path, solution: Solution) -> None:

@@ -26,6 +26,7 @@ from kosti.games.thousand.scoring import set_aside_points
 from kosti.record import Record
 from kosti.rules.presets import Variant
 from kosti.solver import judging
+from kosti.solver.jit import prepare
 from kosti.solver.judging import Judged
 from kosti.solver.thousand import kernel
 from kosti.solver.thousand.model import STEP
@@ -103,7 +104,15 @@ class ThousandAdvisor:
             return self._turns[key]
         rows = kernel.rows(model)
         D, R = np.empty((rows, 6)), np.empty(rows)
-        start = kernel.solve_turn(solution.tables, solution.values, i, j, D, R)
+        # compiled first (or read from numba's cache): the ``compiling`` phase of the progress
+        solve_turn, _ = prepare(
+            self.progress,
+            [
+                (kernel.solve_turn, (solution.tables, solution.values, i, j, D, R)),
+                (kernel.throw_value, (solution.tables, D, 0, 1, 0.5)),
+            ],
+        )
+        start = solve_turn(solution.tables, solution.values, i, j, D, R)
         turn = Turn(solution, i, j, D, R, float(start))
         self._turns[key] = turn
         if len(self._turns) > 64:
@@ -145,10 +154,14 @@ class ThousandAdvisor:
                 raise IllegalActionError("not_a_thousand_decision", action=str(action))
         order = sorted(range(len(decisions)), key=lambda n: -values[n])
         best = values[order[0]]
+        # exact for two players; with more, advised against the strongest opponent alone
+        exact = len(s.board) == 2
         ranked = []
         for n in order:
             loss = best - values[n]
-            ranked.append(Advice(decisions[n], values[n], 0.0 if loss < TIE else loss, chance=True))
+            ranked.append(
+                Advice(decisions[n], values[n], 0.0 if loss < TIE else loss, chance=True, exact=exact)
+            )
         return ranked
 
 

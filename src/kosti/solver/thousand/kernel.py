@@ -16,28 +16,15 @@ the values have closed forms (:func:`saturated`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from kosti.solver.jit import inline, kernel
 from kosti.solver.thousand.model import BEYOND_EXACT, BEYOND_SAT, F64, I64, Model
-
-Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 MAX_GAIN = 200
 """The largest gain of one throw in fives (five 1s: 1000)."""
-
-
-def jit(fn: Fn) -> Fn:
-    """Compile with numba (machine code cached on disk), releasing the GIL."""
-    return cast(Fn, numba.njit(cache=True, nogil=True)(fn))
-
-
-def inline(fn: Fn) -> Fn:
-    """A helper compiled into its callers (the tables are not copied at every call)."""
-    return cast(Fn, numba.njit(cache=True, nogil=True, inline="always")(fn))
 
 
 class Tables(NamedTuple):
@@ -158,7 +145,7 @@ def saturated(T: Tables, D: F64, R: F64, i: int, j: int, V: F64, wb: float) -> N
             D[t, k] = d
 
 
-@jit
+@kernel(weight=1)
 def solve_turn(T: Tables, V: F64, i: int, j: int, D: F64, R: F64) -> float:
     """Solve the turn of mover ``i`` against ``j``: fills ``D[t, k]`` (decision with ``k`` dice
     to throw; ``k = 0``: the throw after hot dice) and ``R[t]`` (the value of stopping at ``t``,
@@ -194,7 +181,7 @@ def solve_turn(T: Tables, V: F64, i: int, j: int, D: F64, R: F64) -> float:
     return throw_value(T, D, 0, 5, wb)
 
 
-@jit
+@kernel(weight=1)
 def sweep(T: Tables, V: F64, rows: int) -> float:
     """One Gauss–Seidel sweep over every position, the most advanced first (by the sum of the
     two statuses' ranks: a record or a bust moves to higher ranks, so its value is fresh).
@@ -214,7 +201,7 @@ def sweep(T: Tables, V: F64, rows: int) -> float:
     return worst
 
 
-@jit
+@kernel(weight=1)
 def decision_values(
     T: Tables, V: F64, i: int, j: int, D: F64, R: F64, t: int, k: int
 ) -> tuple[float, float, float]:

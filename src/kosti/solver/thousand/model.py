@@ -307,17 +307,20 @@ def build_model(
     rules: Variant,
     floor: int | None = None,
     limit: int = MAX_STATUSES,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], object] | None = None,
 ) -> Model:
     """Every status two players can reach under ``rules``, and the tables of the turn's end.
 
     Raises :class:`OptionError` when the variant is not «Тысяча», or when its statuses
     exceed ``limit`` (the solve would not fit this machine: the message says how many).
     """
+    from kosti.solver.progress import begin
+
     options = thousand_options(rules)
     unit = score_unit(options)
     low = default_floor(options) if floor is None else floor
     low = low // unit * unit
+    begin(progress, "building")
     if options.barrel == "capped":
         # a player's line holds their score and their opening score (where a knock-off returns them)
         span = max(0, options.barrel_at - max(options.opening, 0)) // unit + 1

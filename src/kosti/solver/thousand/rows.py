@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
-from kosti.solver.thousand.kernel import Tables, inline, opponent_after
+from kosti.solver.jit import inline, kernel
+from kosti.solver.thousand.kernel import Tables, opponent_after
 from kosti.solver.thousand.model import BEYOND_EXACT, BEYOND_SAT, F64, Model
 
 # -- modified policy iteration ----------------------------------------------------------
@@ -397,7 +398,7 @@ def _block(
         out[j0 + q] = v
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
+@kernel(weight=6, parallel=True)
 def solve_row(T: Tables, VT: F64, i: int, P: Any, Q: F64, C: F64, W: Scratch, out: F64) -> None:
     """Mover ``i``'s turn against every opponent, the row's blocks shared between the workers of
     ``W``: the new values into ``out`` (``VT`` is not changed), the outcome of each turn under
@@ -414,15 +415,17 @@ def solve_row(T: Tables, VT: F64, i: int, P: Any, Q: F64, C: F64, W: Scratch, ou
             _block(T, VT, i, j0, min(BLOCK, n - j0), W, w, P, Q, C, out)
 
 
-@numba.njit(cache=True, nogil=True)
-def improve(T: Tables, VT: F64, P: Any, Q: F64, C: F64, W: Scratch) -> float:
-    """One improvement sweep over every position by rows, the most advanced mover first (a record
-    or a bust moves a player to a later status, so most of what a row reads is fresh): each row
-    solved by :func:`solve_row`, then written back. Returns the largest change of a value."""
+@kernel(weight=6)
+def improve(T: Tables, VT: F64, P: Any, Q: F64, C: F64, W: Scratch, stop: int, start: int) -> float:
+    """Rows ``stop − 1`` down to ``start`` of an improvement sweep over every position by rows,
+    the most advanced mover first (a record or a bust moves a player to a later status, so most
+    of what a row reads is fresh): each row solved by :func:`solve_row`, then written back. A
+    sweep is ``improve(…, n, 0)``, or pieces of it from the top down (to report its progress).
+    Returns the largest change of a value."""
     n = VT.shape[0]
     worst = 0.0
     out = np.empty(n)
-    for i in range(n - 1, -1, -1):
+    for i in range(stop - 1, start - 1, -1):
         solve_row(T, VT, i, P, Q, C, W, out)
         worst = max(worst, _write_back(VT, i, out))
     return worst
@@ -439,7 +442,7 @@ def _write_back(VT: F64, i: int, out: F64) -> float:
     return worst
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)
+@kernel(weight=2, parallel=True)
 def evaluate_row(T: Tables, VT: F64, i: int, P: Any, Q: F64, C: F64, out: F64, workers: int) -> None:
     """The recorded policy's values of mover ``i`` against every opponent into ``out``
     (``C − Σ chance × V[successor]``), the row shared between ``workers``."""
@@ -455,7 +458,7 @@ def evaluate_row(T: Tables, VT: F64, i: int, P: Any, Q: F64, C: F64, out: F64, w
                 x[j - j0] = C[i, j] - x[j - j0]
 
 
-@numba.njit(cache=True, nogil=True)
+@kernel(weight=2)
 def evaluate(T: Tables, VT: F64, P: Any, Q: F64, C: F64, workers: int) -> float:
     """One sweep of the policy recorded by :func:`improve`, in the same order (each row from the
     rows already done). Returns the largest change of a value."""

@@ -26,6 +26,7 @@ import numpy as np
 
 from kosti.games.thousand.game import Player
 from kosti.rules.presets import Variant
+from kosti.solver.progress import SolveCancelled, begin, report
 from kosti.solver.tables import cache_dir
 from kosti.solver.thousand import kernel, rows
 from kosti.solver.thousand.model import (
@@ -49,9 +50,12 @@ EVALUATION_GAIN = 1e-5
 MAX_EVALUATIONS = 100
 """At most this many evaluation sweeps follow one full sweep."""
 
-Progress = Callable[[int, int], None]
-"""Called as ``progress(done, total)``: the model's statuses while it is built, then the
-per cent of the way from the first sweep's change down to the tolerance."""
+Progress = Callable[[int, int], object]
+"""Called as ``progress(done, total)`` in each phase of a solve (:mod:`kosti.solver.progress`):
+``building`` (the statuses read off the engine so far, of those found so far), ``compiling``
+(the kernels, when numba has not compiled them in this process yet), then ``solving`` (the
+share of the sweeps done, :class:`SweepShare`). Answering ``False`` stops the solve, as Ctrl-C
+does, leaving a checkpoint (:class:`~kosti.solver.progress.SolveCancelled`)."""
 
 
 @dataclass
@@ -182,6 +186,8 @@ def iterate(
     checkpoint) and the evaluation sweeps."""
     import numba  # the kernels import it anyway; the workers share each row
 
+    from kosti.solver.jit import prepare
+
     tables = kernel.tables(model)
     n = model.n
     workers = numba.get_num_threads()
@@ -191,37 +197,91 @@ def iterate(
     constant = np.zeros((n, n))
     # the sweeps read the values transposed (see :mod:`.rows`)
     transposed = np.ascontiguousarray(values.T)
-    first: float | None = None
+    arrays = (tables, transposed, chances, ends, constant)
+    improve, evaluate = prepare(
+        progress, [(rows.improve, (*arrays, work, n, 0)), (rows.evaluate, (*arrays, workers))]
+    )
+    share = SweepShare(tol)
+    begin(progress, "solving")
+    report(progress, 0, SHARE_STEPS)
     saved = time.monotonic()
     residual = 1.0
     evaluations = 0
+    # an improvement sweep in pieces of rows, the most advanced movers first, to report its progress
+    pieces = list(range(n, 0, -max(1, -(-n // SWEEP_PIECES))))
     try:
         while True:
-            residual = rows.improve(tables, transposed, chances, ends, constant, work)
+            residual = 0.0
+            for stop in pieces:
+                start = max(0, stop - max(1, -(-n // SWEEP_PIECES)))
+                residual = max(residual, improve(*arrays, work, stop, start))
+                report(progress, share.steps(n - start, n), SHARE_STEPS)
             sweeps += 1
-            if first is None:
-                first = max(residual, tol * 10)
-            if progress is not None:
-                done = log(first / max(residual, tol)) / log(first / tol)
-                progress(min(100, max(0, int(100 * done))), 100)
+            share.swept(residual)
+            report(progress, share.steps(0, n), SHARE_STEPS)
             if residual <= tol:
+                report(progress, SHARE_STEPS, SHARE_STEPS)
                 return residual, sweeps, evaluations
             goal = max(residual * EVALUATION_GAIN, tol / 10)
             for _ in range(MAX_EVALUATIONS):
                 evaluations += 1
-                if rows.evaluate(tables, transposed, chances, ends, constant, workers) <= goal:
+                if evaluate(*arrays, workers) <= goal:
                     break
             if partial is not None and time.monotonic() - saved > checkpoint_seconds:
                 values[:] = transposed.T
                 _save_partial(partial, values, sweeps)
                 saved = time.monotonic()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SolveCancelled):
         if partial is not None:
             values[:] = transposed.T
             _save_partial(partial, values, sweeps)
         raise
     finally:
         values[:] = transposed.T
+
+
+SHARE_STEPS = 1000
+"""The solving phase is reported in thousandths."""
+SWEEP_PIECES = 50
+"""Pieces of rows an improvement sweep is reported in."""
+FIRST_SWEEP = 0.08
+"""The share of a solve's work the first improvement sweep stands for (the full
+``thousand-classic`` takes 13; each costs about the same)."""
+
+
+class SweepShare:
+    """How much of a solve is done, for its progress: the first improvement sweep counts for
+    :data:`FIRST_SWEEP` of the work, and the rest by how far the largest change of a sweep has come
+    down from the first sweep's towards the tolerance, on a log scale (value iteration converges
+    geometrically). During a sweep the share moves towards where the pace of the last two
+    sweeps puts the next one; it never goes back."""
+
+    def __init__(self, tol: float) -> None:
+        self.tol = tol
+        self.changes: list[float] = []
+        self.shown = 0
+
+    def share(self, change: float) -> float:
+        """The share done once a sweep changes no value by more than ``change``."""
+        first = max(self.changes[0], self.tol * 10)
+        gone = log(first / max(change, self.tol)) / log(first / self.tol)
+        return FIRST_SWEEP + (1 - FIRST_SWEEP) * min(1.0, max(0.0, gone))
+
+    def swept(self, change: float) -> None:
+        """A sweep ended with ``change`` as its largest change."""
+        self.changes.append(change)
+
+    def steps(self, rows_done: int, rows: int) -> int:
+        """The share done (in :data:`SHARE_STEPS`) with ``rows_done`` of the current sweep's rows done."""
+        part = rows_done / rows if rows else 1.0
+        if not self.changes:
+            now = FIRST_SWEEP * part
+        else:
+            done = self.share(self.changes[-1])
+            pace = self.changes[-1] / self.changes[-2] if len(self.changes) > 1 else 0.1
+            now = done + (self.share(self.changes[-1] * min(pace, 0.9)) - done) * part
+        self.shown = max(self.shown, min(SHARE_STEPS - 1, int(SHARE_STEPS * now)))
+        return self.shown
 
 
 # -- the cache -------------------------------------------------------------------------

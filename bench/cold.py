@@ -1,0 +1,192 @@
+"""The first use of kosti on a fresh install: each first command against the same command run warm.
+
+A fresh temporary clone of this repository (``git clone``, the work tree's uncommitted changes
+copied over; or the clone at the commit ``--at``, to measure a baseline) gets an environment of
+its own: ``uv sync --offline --frozen --no-dev`` in it, or, where that is impossible (no ``uv``,
+or a package missing from uv's cache), this interpreter with the clone's ``src`` first on the
+path. The first line says which. Before each cold run every cache a first run fills (``HOME``,
+``KOSTI_CACHE_DIR``, ``NUMBA_CACHE_DIR``, ``XDG_CACHE_HOME``) points at a new empty folder; the
+warm run is the same command again with those caches filled. Each line gives the wall time of
+both and the CPU time of the cold run (on a busy machine the wall time stretches; the CPU time
+does not).
+
+1. ``kosti hint`` on a poker-classic position: the first hint (numba compiles the solver's
+   kernels, the sheet is solved, the hint is read off it);
+2. one game of bots at each level, ``kosti simulate poker-classic -n 1 --bots LEVEL``: the
+   scriptable counterpart of ``kosti play … -b LEVEL``, whose first bot move is nearly all of it
+   when cold (the rest of the game takes well under a second);
+3. the first exact «Тысяча» hint: ``kosti hint`` on a thousand-classic position (exact only
+   once its values are at hand: the line says whether it was), and on a small «Тысяча» that is
+   solved on demand.
+
+At the end the first hint once more, cold, with ``NUMBA_CACHE_DIR`` unset: how many files of
+numba's cache land in the clone's source tree (none should) and how many in ``KOSTI_CACHE_DIR``.
+
+    uv run python bench/cold.py [--rounds 1] [--at COMMIT] [--keep]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+SHEET_POSITION = {"variant": "poker-classic", "dice": [1, 2, 3, 4, 6], "throws": 1}
+SMALL_THOUSAND = (
+    "thousand-classic(target=20,barrel=none,pits=[],dump_at=null,"
+    "opening=10,bolt_penalty=10,overtake_penalty=5)"
+)
+"""A «Тысяча» small enough to be solved at once, when its first hint asks for it."""
+
+
+def thousand_hint(spec: str) -> list[str]:
+    """``kosti hint`` on a «Тысяча» position of ``spec`` (as JSON)."""
+    players = [{"name": "Anna", "score": 10, "opened": True}, {"name": "Boris", "score": 5, "opened": True}]
+    position = {"variant": spec, "players": players, "turn_total": 10, "dice_left": 3}
+    return ["hint", "--position", json.dumps(position), "--json"]
+
+
+def bots(level: str) -> list[str]:
+    return ["simulate", "poker-classic", "-n", "1", "--bots", level, "--seed", "1", "-w", "1", "--json"]
+
+
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("first poker-classic hint", ["hint", "--position", json.dumps(SHEET_POSITION), "--json", "--top", "1"]),
+    *[(f"a game of the {level} bot", bots(level)) for level in ("random", "heuristic", "optimal")],
+    ("thousand-classic hint", thousand_hint("thousand-classic")),
+    ("small «Тысяча» hint (solved at once)", thousand_hint(SMALL_THOUSAND)),
+]
+"""Each command's label and its arguments to ``kosti``."""
+
+
+def git(*args: str, cwd: Path) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True).stdout
+
+
+def clone(into: Path, at: str | None) -> Path:
+    """A fresh clone of this repository in ``into``: with the work tree's changes, or at commit ``at``."""
+    top = Path(git("rev-parse", "--show-toplevel", cwd=HERE).strip())
+    target = into / "kosti"
+    git("clone", "--quiet", str(top), str(target), cwd=into)
+    if at is not None:
+        git("-c", "advice.detachedHead=false", "checkout", "--quiet", at, cwd=target)
+    else:
+        changed = git("ls-files", "--modified", "--others", "--exclude-standard", "-z", cwd=top).split("\0")
+        for name in filter(None, changed):
+            source = top / name
+            if source.is_file():
+                (target / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target / name)
+            elif not source.exists():
+                (target / name).unlink(missing_ok=True)
+    return target
+
+
+def environment(checkout: Path) -> tuple[list[str], dict[str, str], str]:
+    """How to run the clone's ``kosti``: the command, extra environment and what was done."""
+    uv = shutil.which("uv")
+    if uv is not None:
+        env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
+        done = subprocess.run(
+            [uv, "sync", "--offline", "--frozen", "--no-dev", "--quiet"],
+            cwd=checkout,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        script = checkout / ".venv" / "bin" / "kosti"
+        if done.returncode == 0 and script.exists():
+            return [str(script)], {}, "uv sync --offline --frozen --no-dev in the clone"
+        why = (done.stderr.strip().splitlines() or ["no kosti script"])[-1]
+    else:
+        why = "no uv on the path"
+    # this interpreter's packages, the clone's kosti first on the path
+    return (
+        [sys.executable, "-m", "kosti"],
+        {"PYTHONPATH": str(checkout / "src")},
+        f"this interpreter with the clone's src first on the path (uv sync impossible: {why})",
+    )
+
+
+def run(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall and CPU seconds of one process, and what it printed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])}… failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    return wall, cpu, done.stdout
+
+
+def fresh_caches(root: Path, base: dict[str, str]) -> dict[str, str]:
+    """The environment of a first run: every cache in a new empty folder under ``root``."""
+    folder = Path(tempfile.mkdtemp(prefix="caches-", dir=root))
+    env = {k: v for k, v in base.items() if not k.startswith(("KOSTI_", "NUMBA_"))}
+    env |= {
+        "HOME": str(folder / "home"),
+        "KOSTI_CACHE_DIR": str(folder / "kosti"),
+        "NUMBA_CACHE_DIR": str(folder / "numba"),
+        "XDG_CACHE_HOME": str(folder / "xdg"),
+    }
+    (folder / "home").mkdir()
+    return env
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1, help="cold runs of each (the fastest counts)")
+    parser.add_argument("--at", help="a commit to measure instead of the work tree (HEAD: the last one)")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary clone and caches")
+    args = parser.parse_args()
+
+    root = Path(tempfile.mkdtemp(prefix="kosti-cold-"))
+    try:
+        checkout = clone(root, args.at)
+        kosti, extra, how = environment(checkout)
+        print(f"fresh clone of {'the work tree' if args.at is None else args.at} in {checkout}")
+        print(f"environment: {how}; {os.cpu_count()} cores")
+        base = {**os.environ, **extra}
+        print(f"{'command':42s} {'cold':>9s} {'cpu':>8s} {'warm':>8s}  note")
+        for label, command in COMMANDS:
+            best = (float("inf"), 0.0, "")
+            env = base
+            for _ in range(args.rounds):
+                env = fresh_caches(root, base)
+                wall, cpu, out = run([*kosti, *command], env)
+                if wall < best[0]:
+                    best = (wall, cpu, out)
+            warm, _, out = run([*kosti, *command], env)
+            note = ""
+            if command[0] == "hint":
+                exact = json.loads(out).get("exact")
+                note = {True: "exact", False: "not exact (heuristic)", None: "exact or not: not said"}[exact]
+            print(f"{label:42s} {best[0]:7.2f} s {best[1]:6.2f} s {warm:6.2f} s  {note}")
+        # where numba keeps its code when the user has not said (no NUMBA_CACHE_DIR)
+        env = fresh_caches(root, base)
+        del env["NUMBA_CACHE_DIR"]
+        wall, cpu, _ = run([*kosti, *COMMANDS[0][1]], env)
+        stray = [p for p in (checkout / "src").rglob("*") if p.suffix in (".nbi", ".nbc")]
+        kept = [p for p in Path(env["KOSTI_CACHE_DIR"]).rglob("*") if p.suffix in (".nbi", ".nbc")]
+        print(f"{COMMANDS[0][0] + ', no NUMBA_CACHE_DIR':42s} {wall:7.2f} s {cpu:6.2f} s")
+        print(f"  numba's files in the clone's source tree: {len(stray)}, in KOSTI_CACHE_DIR: {len(kept)}")
+    finally:
+        if args.keep:
+            print(f"kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+"""What a solve tells of itself while it runs (:mod:`kosti.solver.progress`): named phases, each
+from 0 to its own total; the «Тысяча» bar moving with the sweeps; Ctrl-C at any moment is an
+interruption that keeps the checkpoint; and whether a hint's values are exact."""
+
+from __future__ import annotations
+
+import json
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from helpers import TINY_THOUSAND, thousand_position
+
+from kosti.actions import Hold, Roll
+from kosti.games.sheet.game import SHEET
+from kosti.games.thousand.game import THOUSAND
+from kosti.levels import make_bot
+from kosti.rules.presets import variant
+from kosti.solver import SheetAdvisor, solve
+
+thousand = import_module("kosti.solver.thousand.solve")
+"""The module (the package names its function ``solve``)."""
+
+SMALL_SHEET = "poker-classic(lower=[pair,chance])"
+BANKING = "poker-fences(lower=[pair,poker])"
+"""A sheet that banks throws: a smaller cap makes its values lower bounds."""
+
+
+class Recorder:
+    """A progress callback that hears the phases too."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def phase(self, name: str) -> None:
+        self.calls.append(name)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls.append((done, total))
+
+    def of(self, phase: str) -> list[tuple[int, int]]:
+        """The reports of ``phase`` (its last run)."""
+        start = len(self.calls) - 1 - self.calls[::-1].index(phase)
+        reports = []
+        for call in self.calls[start + 1 :]:
+            if isinstance(call, str):
+                break
+            reports.append(call)
+        return reports
+
+
+def test_a_sheet_solve_is_a_solving_phase_from_0_to_its_total() -> None:
+    heard = Recorder()
+    solve(variant(SMALL_SHEET), fresh=True, use_cache=False, progress=heard)
+    assert "solving" in heard.calls
+    reports = heard.of("solving")
+    assert reports[0][0] == 0 and reports[-1][0] == reports[-1][1] > 0
+    assert [d for d, _ in reports] == sorted(d for d, _ in reports)
+
+
+def test_the_thousand_solve_advances_with_its_sweeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(thousand, "_MEMORY", {})  # solved here, not found solved by another test
+    heard = Recorder()
+    solution = thousand.solve(variant(TINY_THOUSAND), progress=heard)
+    names = [call for call in heard.calls if isinstance(call, str)]
+    assert names[0] == "building" and names[-1] == "solving"
+    reports = heard.of("solving")
+    done = [d for d, _ in reports]
+    assert {t for _, t in reports} == {thousand.SHARE_STEPS}
+    assert done == sorted(done) and done[-1] == thousand.SHARE_STEPS
+    # not at the end from the first seconds: every sweep moves the bar, and within a sweep too
+    assert done[1] < thousand.SHARE_STEPS // 2
+    assert len(set(done)) > solution.sweeps
+
+
+def test_the_sweeps_share_never_goes_back_and_ends_below_the_whole() -> None:
+    share = thousand.SweepShare(1e-12)
+    shown = [share.steps(rows, 10) for rows in range(11)]
+    for change in (1e-2, 1e-3, 1e-5, 1e-6, 1e-9):
+        share.swept(change)
+        shown += [share.steps(rows, 10) for rows in range(11)]
+    assert shown == sorted(shown)
+    assert shown[10] == int(thousand.FIRST_SWEEP * thousand.SHARE_STEPS)
+    assert shown[-1] < thousand.SHARE_STEPS
+
+
+def test_an_interrupted_thousand_solve_keeps_its_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(thousand, "_MEMORY", {})
+    rules = variant(TINY_THOUSAND)
+
+    class Interrupting(Recorder):
+        def __call__(self, done: int, total: int) -> None:
+            super().__call__(done, total)
+            # Ctrl-C once the first sweep is done
+            if "solving" in self.calls and done > thousand.FIRST_SWEEP * thousand.SHARE_STEPS:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        thousand.solve(rules, progress=Interrupting())
+    low = thousand.default_floor(thousand.thousand_options(rules))
+    partial = thousand.cache_path(rules.spec, low, "partial.npz")
+    assert not thousand.cache_path(rules.spec, low).exists()
+    with np.load(partial) as saved:
+        assert int(saved["sweeps"]) >= 1
+    # the next solve resumes from it and ends where an uninterrupted one does
+    resumed = thousand.solve(rules)
+    assert not resumed.cached and not partial.exists()
+    fresh = thousand.solve(rules, fresh=True, use_cache=False)
+    assert abs(resumed.win_probability - fresh.win_probability) < 1e-9
+
+
+def test_ctrl_c_during_a_thousand_solve_says_interrupted(kosti: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kosti.solver.thousand import model
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    # at the very start (the model is built before numba compiles anything)
+    monkeypatch.setattr(model, "build_model", interrupted)
+    monkeypatch.setattr(thousand, "build_model", interrupted)
+    run = kosti("solve", TINY_THOUSAND, "--players", "2", "--fresh")
+    assert run.code == 130
+    assert run.err.strip().endswith("run the same command again to resume")
+    assert "Traceback" not in run.err and run.out == ""
+
+
+def test_the_bar_starts_each_phase_again_with_its_name_and_total() -> None:
+    from kosti.commands.solve import _Bar
+
+    bar = _Bar("poker-classic")
+    bar.phase("compiling")
+    bar(0, 300)
+    bar(300, 300)
+    bar.phase("solving")
+    bar(5, 1000)
+    assert bar.progress is not None
+    (task,) = bar.progress.tasks
+    assert (task.completed, task.total) == (5, 1000)
+    assert task.description == "solving (poker-classic)"
+    bar.close()
+
+
+def test_the_solver_says_its_hints_are_exact_and_the_heuristic_that_it_is_not() -> None:
+    state = SHEET.apply(SHEET.new_game(variant(SMALL_SHEET), ["solo"]), Roll((6, 6, 6, 2, 1)))
+    assert all(a.exact for a in SheetAdvisor().advise(state))
+    assert not any(a.exact for a in make_bot("heuristic", "sheet").advise(state))  # type: ignore[attr-defined]
+
+
+def test_a_capped_bank_makes_the_values_lower_bounds_not_exact() -> None:
+    # a sheet with scratches decides before its first throw: throw (hold nothing), then the dice
+    start = SHEET.apply(SHEET.new_game(variant(BANKING), ["solo"]), Hold(()))
+    state = SHEET.apply(start, Roll((6, 6, 6, 2, 1)))
+    assert not any(a.exact for a in SheetAdvisor(cap=1).advise(state))
+    assert SheetAdvisor(cap=1).exact(state) is False
+
+
+def test_the_thousand_advice_is_exact_for_two_players_only() -> None:
+    from kosti.solver.thousand.advisor import ThousandAdvisor
+
+    rules = variant(TINY_THOUSAND)
+    for players, exact in ((["Anna", "Boris"], True), (["Anna", "Boris", "Vera"], False)):
+        state = THOUSAND.apply(THOUSAND.new_game(rules, players), Roll((1, 5, 2, 3, 3)))
+        advice = ThousandAdvisor().advise(state)
+        assert advice and all(a.exact is exact for a in advice)
+
+
+def test_kosti_hint_json_says_whether_it_is_exact(kosti: Any) -> None:
+    sheet = {"variant": SMALL_SHEET, "dice": [6, 6, 6, 2, 1], "throws": 1}
+    assert kosti("hint", "--position", json.dumps(sheet), "--json").json()["exact"] is True
+    # a full «Тысяча» not solved yet: the heuristic ranks the decisions, and says it is not exact
+    position = thousand_position("thousand-classic(target=2000)", (300, 100), 60, 3)
+    run = kosti("hint", "--position", json.dumps(position), "--json")
+    assert run.code == 0, run.err
+    assert run.json()["exact"] is False and run.json()["decisions"]
