@@ -79,7 +79,9 @@ def hint_text(
     In «Тысяча» (given ``state``) what a decision banks or adds now is exact and is said
     apart from the advisor's estimate, which weighs the table too (overtaking, pits, bolts).
     Where the advice is the solver's chances of winning (:attr:`Advice.chance`), every
-    decision is shown with the chance it keeps.
+    decision is shown with the chance it keeps. A number that is not exact
+    (:attr:`Advice.exact`: a heuristic's, or «Тысяча»'s chances at a table of three and more)
+    says so (``hint.rough``: «≈ 22 очка за ход — прикидка бота, не точный расчёт»).
     """
     if not advice:
         return t("hint.none")
@@ -103,7 +105,10 @@ def _chances_text(advice: Sequence[Advice], t: Catalog, style: str, state: GameS
     """«Best: stop (banks 135 points now; chance of winning 62.4%) · next best: throw on, 58.1%
     (−4.3) · also: …»: every decision with the chance of winning it keeps, best first."""
     best = advice[0]
-    worth = [_exact_points(best, t, state), t("hint.thousand_chance", value=percent(best.value or 0.0, t))]
+    worth = [
+        _exact_points(best, t, state),
+        _said(best, t("hint.thousand_chance", value=percent(best.value or 0.0, t)), t),
+    ]
     line = t("hint.best", action=action_text(best.action, t, style))
     line += f" ({'; '.join(part for part in worth if part)})"
     others = [
@@ -136,18 +141,31 @@ def _exact_points(advice: Advice, t: Catalog, state: GameState | None) -> str:
     return ""
 
 
+def _said(advice: Advice, worth: str, t: Catalog) -> str:
+    """``worth`` (the number of ``advice`` in words), saying that it is not exact when it is not."""
+    return worth if advice.exact else t("hint.rough", number=worth)
+
+
 def _worth(family: str, advice: Advice, t: Catalog) -> str:
     if advice.value is None:
         return ""
     if family == "sheet":
-        return t("hint.sheet_value", value=f"{advice.value:.0f}")
-    if family == "thousand":
-        return t("hint.estimate", value=number(round(advice.value)))
-    return t("hint.showdown_value", value=f"{100 * advice.value:.0f}")
+        worth = t("hint.sheet_value", value=f"{advice.value:.0f}")
+    elif family == "thousand":
+        worth = _estimate(advice.value, t)
+    else:
+        worth = t("hint.showdown_value", value=f"{100 * advice.value:.0f}")
+    return _said(advice, worth, t)
+
+
+def _estimate(value: float, t: Catalog) -> str:
+    """A «Тысяча» decision's points from the turn, as the heuristic reckons them («≈ 160 очков за ход»)."""
+    return t("hint.estimate", n=round(value), value=number(round(value)))
 
 
 def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
-    """«banks 135 points now; the heuristic's estimate ≈ 160, +25 for the table»."""
+    """«banks 135 points now; ≈ 160 points from this turn — the bot's rough estimate, not exact;
+    +25 of it for the table: overtaking, pits, bolts»."""
     from kosti.games.thousand.game import ThousandState
 
     if not isinstance(state, ThousandState):
@@ -155,11 +173,10 @@ def _thousand_worth(advice: Advice, t: Catalog, state: GameState | None) -> str:
     exact = _exact_points(advice, t, state)
     parts = [exact] if exact else []
     if advice.value is not None:
-        estimate = t("hint.estimate", value=number(round(advice.value)))
+        parts.append(_said(advice, _estimate(advice.value, t), t))
         if isinstance(advice.action, Stop) and round(advice.value) != state.turn_total:
             table = signed(round(advice.value) - state.turn_total, t.lang)
-            estimate += ", " + t("hint.for_the_table", points=table)
-        parts.append(estimate)
+            parts.append(t("hint.for_the_table", points=table))
     return "; ".join(parts)
 
 

@@ -500,12 +500,25 @@ def test_the_page_has_every_word_in_both_languages() -> None:
 def test_every_word_the_page_asks_for_is_in_its_catalog() -> None:
     words = page_words()["EN"]
     used = set()
-    for script in STATIC.glob("*.js"):
+    for script in STATIC.rglob("*.js"):  # local/transport.js's "This device" panel too
         used |= set(re.findall(r"\bt\(\"(\w+)\"", script.read_text(encoding="utf-8")))
     assert len(used) > 50
     assert sorted(used - words.keys()) == []
     # and nothing in the catalog that no script asks for
     assert sorted(words.keys() - used - {"language", "languageLabel"}) == []
+
+
+def test_the_scripts_of_play_on_this_device_hold_no_words_of_their_own() -> None:
+    # the "This device" panel once kept a word list of its own in local/transport.js: its words
+    # are the page's catalog's (i18n.js), in both languages, like every other word of the page
+    for script in (STATIC / "local").glob("*.js"):
+        source = script.read_text(encoding="utf-8")
+        assert not re.search("[А-яЁё]", source), f"{script.name} holds Russian words"
+        assert "const WORDS" not in source, script.name
+    transport = (STATIC / "local" / "transport.js").read_text(encoding="utf-8")
+    asked = set(re.findall(r"\bt\(\"(\w+)\"", transport))
+    assert {"deviceTitle", "deviceLocal", "offlineReady", "engineFailed", "badGameFile"} <= asked
+    assert asked <= page_words()["RU"].keys()
 
 
 def test_young_objects_are_collected_on_a_clock_and_the_middle_generation_every_few_times(

@@ -10,6 +10,8 @@ test artifacts in ``test-artifacts/screens`` (``KOSTI_ARTIFACTS`` to put them el
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -22,11 +24,13 @@ import httpx
 import pytest
 from server_helpers import fast_settings, uvicorn_thread
 
+from kosti import roller
 from kosti.errors import Refusal
 from kosti.i18n import catalog, refusal_text
 from kosti.record import Record
+from kosti.roller import FairDice, fair_die
 from kosti.server.app import create_app
-from kosti.server.fair import verify
+from kosti.server.fair import rolloff, verify
 from kosti.server.hub import installed_bots
 
 pytestmark = pytest.mark.timeout(300)
@@ -841,3 +845,246 @@ def test_the_hint_thinks_while_it_works_and_its_answer_finds_the_page_after_a_re
     assert page.locator("#hint[aria-busy]").count() == 0
     anna.check_words()
     anna.close()
+
+
+# -- the dice checked by the browser itself (static/fair.js) ----------------------------------------
+
+
+def rejected_first(seed: bytes, client_seed: str, count: int) -> tuple[int, int]:
+    """A throw and a die (nonce, index) whose HMAC's first ``count`` bytes are all rejected (≥ 252)."""
+    for nonce in range(10**6):
+        for index in range(6):
+            digest = hmac.new(seed, f"{client_seed}:{nonce}:{index}".encode(), hashlib.sha256).digest()
+            if all(byte >= 252 for byte in digest[:count]):
+                return nonce, index
+    raise AssertionError("no such die")  # pragma: no cover - one in 4096 dice for two bytes
+
+
+def russian(n: int, one: str, few: str, many: str) -> str:
+    """``n`` and its noun in the Russian plural form for it: 21 бросок, 42 броска, 190 костей."""
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} {one}"
+    return f"{n} {few if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else many}"
+
+
+def fair_js(page: Any) -> str:
+    """The URL of ``fair.js`` as the page loads it: beside ``app.js``, under the page's version."""
+    url = str(page.locator("script[type=module]").get_attribute("src"))
+    assert re.fullmatch(r"/static/v/[0-9a-f]{12}/app\.js", url)
+    return url.replace("app.js", "fair.js")
+
+
+def test_the_browser_recomputes_each_die_as_fair_die_does(
+    browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeds = [bytes(range(32)), hashlib.sha256(b"kosti").digest(), b"\x00", bytes.fromhex("ff" * 48)]
+    cases = [(seeds[k], "client", n, i) for k in (0, 1) for n in (0, 1, 57) for i in range(6)]
+    cases += [(seeds[2], "Anna.Boris", 3, 4), (seeds[3], "a-b_c", 1_000_000, 0)]
+    for count in (1, 2):  # the first byte rejected, and the first two
+        cases.append((seeds[0], "rejected", *rejected_first(seeds[0], "rejected", count)))
+    # every byte of a die's HMAC rejected (never seen in practice): the message goes on with ":1"
+    real_new = hmac.new
+
+    class Forced:
+        @staticmethod
+        def new(key: bytes, message: bytes, digestmod: Any) -> Any:
+            if message == b"forced:7:2":
+                return type("AllRejected", (), {"digest": lambda self: bytes([255] * 32)})()
+            return real_new(key, message, digestmod)
+
+    monkeypatch.setattr(roller, "hmac", Forced)
+    forced = fair_die(seeds[1], "forced", 7, 2)
+    monkeypatch.undo()
+    # a record: a roll-off, then throws of 5, 3 and 2 dice, the nonces running on
+    dice = FairDice(seeds[1], "Anna.Boris")
+    _, throws = rolloff(["Anna", "Boris"], dice)
+    turns = [
+        {
+            "player": "Anna",
+            "actions": [{"roll": list(dice.roll(5))}, {"hold": []}, {"roll": list(dice.roll(3))}],
+        }
+    ]
+    turns.append({"player": "Boris", "actions": [{"roll": list(dice.roll(2))}, "stop"]})
+    record = {"variant": "thousand-classic", "players": ["Anna", "Boris"], "rolloff": throws, "turns": turns}
+    record["fair"] = {"server_seed": seeds[1].hex(), "client_seed": "Anna.Boris"}
+    player = Player(browser, "en", DESKTOP, "Anna")
+    player.page.goto(BASE[0] + "/")
+    player.page.wait_for_selector("#friend-sheet")
+    answer = player.page.evaluate(
+        """async ({ url, cases, forced, record }) => {
+          const fair = await import(url);
+          const dice = [];
+          for (const [seed, client, nonce, index] of cases) {
+            dice.push(await fair.fairDie(seed, client, nonce, index));
+          }
+          const sign = crypto.subtle.sign;
+          const all = new Uint8Array(32).fill(255).buffer;
+          crypto.subtle.sign = function (algorithm, key, data) {
+            if (new TextDecoder().decode(data) === forced.message) return Promise.resolve(all);
+            return sign.call(this, algorithm, key, data);
+          };
+          const forcedDie = await fair.fairDie(forced.seed, "forced", 7, 2);
+          delete crypto.subtle.sign;
+          const fairGame = await fair.checkGame(record);
+          record.turns[0].actions[2].roll[1] = (record.turns[0].actions[2].roll[1] % 6) + 1;
+          const tampered = await fair.checkGame(record);
+          const unrevealed = await fair.checkGame({ ...record, fair: { client_seed: "x" } });
+          const none = fair.faceOf(new Uint8Array(32).fill(252));
+          return { dice, forcedDie, fairGame, tampered, unrevealed, none };
+        }""",
+        {
+            "url": fair_js(player.page),
+            "cases": [[seed.hex(), client, nonce, index] for seed, client, nonce, index in cases],
+            "forced": {"seed": seeds[1].hex(), "message": "forced:7:2"},
+            "record": record,
+        },
+    )
+    assert answer["dice"] == [fair_die(seed, client, nonce, index) for seed, client, nonce, index in cases]
+    assert answer["forcedDie"] == forced
+    assert answer["none"] is None
+    rolled = len(throws) + 3
+    assert answer["fairGame"] == {"status": "fair", "throws": rolled, "dice": 5 * len(throws) + 10}
+    bad = answer["tampered"]
+    assert bad["status"] == "not_fair" and bad["throws"] == len(throws) + 2
+    assert bad["mismatch"]["turn"] == 1 and bad["mismatch"]["throw"] == 2 and bad["mismatch"]["dice"] == [2]
+    assert bad["mismatch"]["nonce"] == len(throws) + 1 and bad["mismatch"]["player"] == "Anna"
+    assert answer["unrevealed"]["status"] == "unreadable"
+    assert not player.errors
+    player.close()
+
+
+def test_check_the_dice_is_the_browsers_own_and_names_a_changed_die(browser: Any) -> None:
+    table_id, seat, token = seated_with_bots("poker-free(lower=[chance])", 2)
+    anna = Player(browser, "en", DESKTOP, "Анна")
+    anna.context.add_init_script(
+        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
+    )
+    page = anna.page
+    page.goto(f"{BASE[0]}/t/{table_id}")
+    page.wait_for_selector("#board")
+    play_out([anna], sheet_move)
+    page.wait_for_selector("#result")
+    raw = httpx.get(f"{BASE[0]}/api/tables/{table_id}/record").json()
+    verdict = verify(Record.from_json(raw))
+    assert verdict.fair and raw["rolloff"], verdict.reason
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+
+    def check(player: Player) -> tuple[str, str]:
+        player.page.locator("#verify").click()
+        player.page.locator("#verify-result[data-verdict] #verdict").wait_for()
+        shown = player.page.locator("#verdict").inner_text(), player.page.locator("#verify-dice").inner_text()
+        player.page.evaluate("document.getElementById('verify-result').removeAttribute('data-verdict')")
+        return shown
+
+    page.locator("#fair > summary").click()
+    counted = f"This browser recomputed {verdict.throws} throws ({verdict.dice} dice) from the revealed seed"
+    assert check(anna) == (
+        "Fair dice.",
+        f"{counted} and the players' seed: every die is the one the record shows.",
+    )
+    assert f"{BASE[0]}/api/tables/{table_id}/record" in asked
+    # the record the page is given with one die changed: the server's check (a second opinion,
+    # of its own record) still says fair; the page's verdict is its own, and names the die
+    turn = raw["turns"][2]
+    roll = turn["actions"][0]["roll"]
+    changed = json.loads(json.dumps(raw))
+    changed["turns"][2]["actions"][0]["roll"][1] = roll[1] % 6 + 1
+    record_url = f"{BASE[0]}/api/tables/{table_id}/record"
+    page.route(record_url, lambda route: route.fulfill(json=changed))
+    verdict_shown, dice_shown = check(anna)
+    recorded = " ".join(map(str, changed["turns"][2]["actions"][0]["roll"]))
+    before = [throw["roll"] for throw in raw["rolloff"]]
+    actions = [action for played in raw["turns"][:2] for action in played["actions"]]
+    before += [action["roll"] for action in actions if isinstance(action, dict) and "roll" in action]
+    throws, dice = len(before) + 1, sum(map(len, before)) + len(roll)
+    assert verdict_shown == "Not fair."
+    assert dice_shown == (
+        f"This browser recomputed {throws} throws ({dice} dice) from the seeds; "
+        f"the last one does not match the record. Turn 3 ({turn['player']}), throw 1: the record shows "
+        f"{recorded}, the seeds give {' '.join(map(str, roll))}; die 2 differs."
+    )
+    assert "every move follows the rules" in page.locator("#verify-server").inner_text()
+    anna.check_words()
+    anna.close()
+    # a watcher reading Russian, given a roll-off throw changed
+    boris = Player(browser, "ru", PHONE, "Борис")
+    first = raw["rolloff"][0]
+    changed = json.loads(json.dumps(raw))
+    changed["rolloff"][0]["roll"][0] = first["roll"][0] % 6 + 1
+    boris.page.route(record_url, lambda route: route.fulfill(json=changed))
+    boris.page.goto(f"{BASE[0]}/t/{table_id}")
+    boris.page.locator("#fair > summary").click()
+    shown = check(boris)
+    assert shown[0] == "Нечестно."
+    given = " ".join(map(str, changed["rolloff"][0]["roll"]))
+    assert shown[1] == (
+        "Этот браузер пересчитал по зёрнам 1 бросок (5 костей); последний бросок не совпадает с записью. "
+        f"Жребий на первый ход, бросок 1 ({first['player']}): в записи {given}, "
+        f"а зёрна дают {' '.join(map(str, first['roll']))}."
+    )
+    boris.page.unroute(record_url)
+    shown = check(boris)
+    assert shown[0] == "Кости честные."
+    assert shown[1] == (
+        "Этот браузер сам пересчитал по раскрытому зерну и зерну игроков "
+        f"{russian(verdict.throws, 'бросок', 'броска', 'бросков')} "
+        f"({russian(verdict.dice, 'кость', 'кости', 'костей')}): каждая кость — ровно та, что в записи."
+    )
+    boris.check_words()
+    boris.shot("fair-dice-checked-phone-ru")
+    boris.close()
+
+
+def test_a_player_says_a_phrase_and_every_page_shows_it_in_its_own_language(browser: Any) -> None:
+    anna = Player(browser, "en", DESKTOP, "Anna")
+    boris = Player(browser, "ru", PHONE, "Борис")
+    watcher = Player(browser, "en", PHONE, "Watcher")
+    create(anna, "thousand-classic", 2)
+    join(boris, anna.page.locator("#invite").input_value())
+    for p in (anna, boris):
+        p.page.wait_for_selector("#board")
+        p.page.wait_for_selector("#emotes")
+    watcher.page.goto(anna.page.url)
+    watcher.page.wait_for_selector("#board")
+    assert watcher.page.locator("#emotes").count() == 0  # a watcher hears, but says nothing
+    # on the phone, by the keyboard: the button opens the phrases, Enter says one
+    page = boris.page
+    page.locator("#emote-toggle").focus()
+    page.keyboard.press("Enter")
+    page.locator("#emote-good_luck").wait_for()
+    assert page.locator("#emote-good_luck").inner_text() == "Удачи!"
+    page.locator("#emote-good_luck").focus()
+    page.keyboard.press("Enter")
+    # by his name on every page, each in its reader's words, and in the log
+    for p, said, line in (
+        (boris, "Удачи!", "Борис: «Удачи!»"),
+        (anna, "Good luck!", "Борис: “Good luck!”"),
+        (watcher, "Good luck!", "Борис: “Good luck!”"),
+    ):
+        bubble = p.page.locator(".lane", has_text="Борис").locator(".emote-bubble")
+        bubble.wait_for(timeout=10_000)
+        assert bubble.inner_text() == said
+        assert line in p.page.locator("#log-lines").inner_text()
+    assert page.locator("#emotes").get_attribute("open") is None  # folded again once said
+    assert page.evaluate("document.activeElement.id") == "emote-toggle"
+    boris.no_sideways_scroll()
+    boris.shot("emote-phone-ru")
+    # a tap on the desktop: Anna answers
+    anna.page.locator("#emote-toggle").click()
+    anna.page.locator("#emote-thanks").click()
+    bubble = page.locator(".lane", has_text="Anna").locator(".emote-bubble")
+    bubble.wait_for(timeout=10_000)
+    assert bubble.inner_text() == "Спасибо!"
+    # the bubbles go after a few seconds; the lines stay in the log
+    page.locator(".emote-bubble").first.wait_for(state="detached", timeout=10_000)
+    assert page.locator(".emote-bubble").count() == 0
+    assert "Anna: «Спасибо!»" in page.locator("#log-lines").inner_text()
+    for p in (anna, boris, watcher):
+        p.check_words()
+    # the scorekeeper's pad is one phone for everyone: nobody to say anything to
+    create(watcher, "poker-free", 1, mode="scorekeeper")
+    watcher.page.wait_for_selector("#board")
+    assert watcher.page.locator("#emotes").count() == 0
+    for p in (anna, boris, watcher):
+        p.close()

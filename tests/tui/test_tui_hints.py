@@ -1,5 +1,6 @@
 """Hints say what they mean: in «Тысяча» what a stop banks now (exact) apart from the
-heuristic's estimate, the runner-up as the "next best", and Russian plurals that agree."""
+heuristic's estimate, the runner-up as the "next best", Russian plurals that agree, and a number
+that is not exact said to be the bot's rough estimate (the page says it in its note instead)."""
 
 from __future__ import annotations
 
@@ -60,10 +61,53 @@ def test_a_thousand_stop_says_what_it_banks_apart_from_the_estimate() -> None:
     advice = [Advice(Stop(), 160.0, 0.0), Advice(Throw(), 147.7, 12.3)]
     line = hint_text("thousand", advice, Catalog("en"), "pips", thousand_state(135))
     assert line == (
-        "Best: stop (banks 135 points now; the heuristic's estimate ≈ 160, "
-        "+25 for the table: overtaking, pits, bolts) · next best: throw on, −12.3"
+        "Best: stop (banks 135 points now; ≈ 160 points from this turn — the bot's rough estimate, "
+        "not exact; +25 of it for the table: overtaking, pits, bolts) · next best: throw on, −12.3"
     )
     assert "then" not in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "Best: throw on (≈ 22 points from this turn — the bot's rough estimate, not exact)"),
+        ("ru", "Лучше всего: бросать дальше (≈ 22 очка за ход — прикидка бота, не точный расчёт)"),
+    ],
+)
+def test_the_heuristics_number_says_what_it_is_and_that_it_is_not_exact(lang: str, words: str) -> None:
+    # the newcomer's case: «оценка эвристики ≈ 22» said nothing of points, nor of how sure it is
+    advice = [Advice(Throw(), 22.0, 0.0), Advice(Stop(), 0.0, 22.0)]
+    line = hint_text("thousand", advice, Catalog(lang), "pips", thousand_state(0))
+    assert line.startswith(words)
+    assert "эвристик" not in line and "heuristic" not in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "rough"),
+    [("en", "the bot's rough estimate, not exact"), ("ru", "прикидка бота, не точный расчёт")],
+)
+def test_every_number_not_exact_says_so_and_an_exact_one_does_not(lang: str, rough: str) -> None:
+    t = Catalog(lang)
+    sheet = hint_text("sheet", [Advice(Throw(), 212.0, 0.0)], t, "pips")
+    assert sheet.endswith(f"({t('hint.sheet_value', value='212')} — {rough})")
+    assert rough not in hint_text("sheet", [Advice(Throw(), 212.0, 0.0, exact=True)], t, "pips")
+    assert f"40% — {rough})" in hint_text("showdown", [Advice(Throw(), 0.4, 0.0)], t, "pips")
+    # the solver's chances at a table of three: advised as against the strongest opponent alone
+    three = [Advice(Stop(), 0.62, 0.0, chance=True), Advice(Throw(), 0.6, 0.02, chance=True)]
+    assert f"% — {rough})" in hint_text("thousand", three, t, "pips", thousand_state(135))
+    two = [replace(a, exact=True) for a in three]
+    assert rough not in hint_text("thousand", two, t, "pips", thousand_state(135))
+
+
+def test_the_page_words_the_number_alone_for_its_note_says_whether_it_is_exact() -> None:
+    from kosti.server.hints import PageWords
+
+    advice = [Advice(Throw(), 0.4, 0.0)]
+    for lang in ("en", "ru"):
+        line = hint_text("showdown", advice, PageWords(lang), "pips")
+        assert line.endswith("≈ 40%)"), line
+    thousand = hint_text("thousand", [Advice(Throw(), 22.0, 0.0)], PageWords("ru"), "pips", thousand_state(0))
+    assert thousand == "Лучше всего: бросать дальше (прикидка бота: ≈ 22 за этот ход)"
 
 
 def test_setting_aside_says_the_points_it_adds() -> None:
@@ -109,7 +153,10 @@ TINY = TINY_THOUSAND
 
 def test_exact_advice_shows_every_choice_with_its_chance_of_winning() -> None:
     state = thousand_state(135)
-    advice = [Advice(Stop(), 0.624, 0.0, chance=True), Advice(Throw(), 0.581, 0.043, chance=True)]
+    advice = [
+        Advice(Stop(), 0.624, 0.0, chance=True, exact=True),
+        Advice(Throw(), 0.581, 0.043, chance=True, exact=True),
+    ]
     assert hint_text("thousand", advice, Catalog("en"), "pips", state) == (
         "Best: stop (banks 135 points now; chance of winning 62.4%) · next best: throw on, 58.1% (−4.3%)"
     )
@@ -117,16 +164,16 @@ def test_exact_advice_shows_every_choice_with_its_chance_of_winning() -> None:
         "Лучше всего: хватит (записывает 135 очков сейчас; шанс на победу 62,4%)"
         " · следующий по силе: бросать дальше, 58,1% (−4,3%)"
     )
-    # no heuristic wording once the values are exact
-    assert "heuristic" not in hint_text("thousand", advice, Catalog("en"), "pips", state)
+    # no word of an estimate once the values are exact
+    assert "estimate" not in hint_text("thousand", advice, Catalog("en"), "pips", state)
 
 
 def test_exact_advice_on_which_dice_to_set_aside_lists_them_all() -> None:
     state = replace(thousand_state(50), dice=(1, 5, 2, 3, 3), choosing=True)
     advice = [
-        Advice(SetAside((1,)), 0.55, 0.0, chance=True),
-        Advice(SetAside((1, 5)), 0.53, 0.02, chance=True),
-        Advice(SetAside((5,)), 0.5, 0.05, chance=True),
+        Advice(SetAside((1,)), 0.55, 0.0, chance=True, exact=True),
+        Advice(SetAside((1, 5)), 0.53, 0.02, chance=True, exact=True),
+        Advice(SetAside((5,)), 0.5, 0.05, chance=True, exact=True),
     ]
     line = hint_text("thousand", advice, Catalog("ru"), "pips", state)
     assert line.startswith("Лучше всего: отложить 1 (+10 очков к ходу; шанс на победу 55,0%)")

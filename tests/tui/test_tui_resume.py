@@ -184,3 +184,24 @@ async def test_continue_is_a_button_on_the_new_game_screen(
         await pilot.click("#continue")
         await pilot.pause()
         assert isinstance(app.screen, SavedGamesPicker)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_dice_marked_but_not_thrown_are_marked_again_after_resume(tmp_path: Path, lang: str) -> None:
+    path = tmp_path / "game.json"
+    config = PlayConfig(lang=lang, preset="poker-free", seats=[Seat("Аня")], bot_delay=0, record=path)
+    first = KostiApp(config, dice=ScriptedDice([(3, 6, 3, 1, 3)]))
+    async with first.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press("t", "1", "3", "5")  # the three 3s marked to hold, nothing thrown since
+        await pilot.press("q")
+    assert load(path).extra["marked"] == [0, 2, 4]
+    second = KostiApp(
+        PlayConfig(lang=lang, resume=load(path), record=path, bot_delay=0), dice=ScriptedDice([])
+    )
+    async with second.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        session = second.session
+        assert session is not None
+        assert session.table == [3, 6, 3, 1, 3] and session.marked == {0, 2, 4} and session.marks_held

@@ -127,6 +127,23 @@ async def test_hot_seat_players_share_one_page() -> None:
     assert page.view(conn)["game"]["turn"] == 6
 
 
+async def test_a_table_of_the_device_has_no_turn_timer_whatever_it_is_asked() -> None:
+    # its players sit around one screen: the home screen offers no timer where the server says
+    # it is this device's (home.js reads "local"), and a request that asks for one anyway, as a
+    # page of an older build would, makes a table with no clock
+    from kosti.web.host import server_info
+
+    assert server_info()["local"] is True
+    page = Page()
+    table_id = await page.create("poker-showdown(rounds=1)", 2, "Anna", timer=30)
+    await page.join(table_id, "Boris")
+    conn = await page.connect(table_id)
+    view = page.view(conn)
+    assert view["status"] == "playing" and view["timer"] is None
+    table = (await page.host.room(table_id)).table
+    assert table.settings.timer is None and table.seat_to_time() is None
+
+
 async def test_the_scorekeeper_takes_back_a_move_and_changes_a_past_throw() -> None:
     page = Page(lang="ru")
     table_id = await page.create("thousand-classic", 2, "Анна", mode="scorekeeper")

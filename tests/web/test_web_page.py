@@ -276,6 +276,8 @@ def test_online_once_then_offline_thousand_against_the_heuristic_bot(
     record = phone.record()
     assert record["options"] == {"target": 300, "barrel": "none"}
     assert "fair" not in record and record["local"]["bots"]
+    # the device's own dice (crypto.getRandomValues): no seeds, so no "check the dice" is offered
+    assert page.locator("#fair, #verify").count() == 0
     bots = {name: name for name in record["local"]["bots"]}
     replayed = summary(replay(Record.from_json(record)))
     humans = {p["name"]: p["score"] for p in replayed["players"] if p["name"] not in bots}
@@ -287,6 +289,44 @@ def test_online_once_then_offline_thousand_against_the_heuristic_bot(
     saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert saved["turns"] == record["turns"]
     page.screenshot(path=str(artifact(f"local-thousand-{lang}-end.png")), full_page=True)
+    phone.offline(False)
+
+
+DEVICE_WORDS = {
+    "en": {"title": "This device", "ready": "Ready to play with no signal."},
+    "ru": {"title": "Это устройство", "ready": "Можно играть без связи."},
+}
+"""The "This device" panel's words, as the page's catalog (i18n.js) gives them."""
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_table_of_this_device_offers_no_invite_link_and_no_turn_timer(
+    phones: dict[str, Phone], browser: Any, host: tuple[str, Served], lang: str
+) -> None:
+    phone = phone_of(phones, browser, host, lang)
+    phone.offline()
+    page = phone.open()
+    page.wait_for_selector("#device")
+    # the panel speaks the page's language, from the page's catalog
+    assert page.locator("#device summary").inner_text() == DEVICE_WORDS[lang]["title"]
+    page.locator("#device summary").click()
+    page.wait_for_selector(f"#offline-status:text-is('{DEVICE_WORDS[lang]['ready']}')")
+    # the new table's settings: players, bots and hints, but nobody to invite and no clock
+    page.locator("#more-settings summary").click()
+    assert page.locator("#seats").is_visible() and page.locator("#bot-level").is_visible()
+    assert page.locator("#timer").count() == 0
+    assert page.locator("input[name=visibility]").count() == 0
+    page.fill("#name", "Anna")
+    page.locator("#friend-sheet").click()
+    page.wait_for_url(re.compile(r"/t/local-"))
+    page.wait_for_selector("#join-name")  # the friend sits down at this same screen
+    assert page.locator("#invite").count() == 0
+    page.fill("#join-name", "Boris")
+    page.locator("#join button[type=submit]").click()
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.wait_for_selector("#board")
+    assert page.locator("#clock").count() == 0
+    phone.check()
     phone.offline(False)
 
 
@@ -305,6 +345,7 @@ def test_a_whole_hot_seat_game_of_poker_classic_offline(
     page.locator("#join button[type=submit]").click()
     page.wait_for_selector("#board")
     page.wait_for_selector("body[data-my-turn=true]")
+    assert page.locator("#emotes").count() == 0  # no quick phrases: everyone is at this one phone
     act(phone, lambda: page.locator("#throw").click())
     page.locator("#hint").click()  # the heuristic bot's advice, worked out in the browser with no NumPy
     assert page.locator("#hint-text").inner_text(timeout=30_000)
@@ -362,6 +403,8 @@ def test_the_scorekeeper_with_an_undo_and_an_edit_then_closed_and_opened_again_o
     page = phone.open()
     page.wait_for_selector(f"#open-tables a[href='/t/{table_id}']")
     page.locator(f"#open-tables a[href='/t/{table_id}']").click()
+    # the engine boots again in the reopened tab: on a loaded machine that is more than a default wait
+    page.wait_for_selector("body[data-engine^=ready]", timeout=240_000)
     page.wait_for_selector("#keeper")
     assert phone.version() == seen
     assert re.search(r"\b15\b", page.locator("#turn-total").inner_text())  # 10, then the 5 of 5 2 3
@@ -540,6 +583,7 @@ def test_kosti_serve_offers_the_same_play_on_this_device(
             page.wait_for_selector("#board")
             phone.offline()
             page = phone.open(f"/t/{phone.table_id()}")  # no server now: the game goes on
+            page.wait_for_selector("body[data-engine^=ready]", timeout=240_000)
             page.wait_for_selector("#board")
             play_out(phone, thousand_move)
             page.wait_for_selector("#result")

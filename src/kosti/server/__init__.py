@@ -8,6 +8,7 @@ Install with the ``server`` extra and run ``kosti serve``. The parts:
 * :mod:`kosti.server.seating`, :mod:`kosti.server.planning`: the events a request makes, or its refusal;
 * :mod:`kosti.server.view`: what a client sees of a table, worded by :mod:`kosti.server.words`;
 * :mod:`kosti.server.bots`: the bots that may sit at a table and those that play;
+* :mod:`kosti.server.emotes`: the quick phrases a player says to the table, by key, kept nowhere;
 * :mod:`kosti.server.fair`: the roll-off, the client seed and ``kosti verify``;
 * :mod:`kosti.server.store`: the log in SQLite or PostgreSQL, migrated by Alembic;
 * :mod:`kosti.server.messages`: what clients may send (pydantic);

@@ -91,6 +91,13 @@ class Broadcaster:
         for socket in list(room.sockets):
             await self.send(room, socket, message)
 
+    async def shout(self, room: Room, message: dict[str, Any]) -> None:
+        """``message`` (one for every reader: a quick phrase's key, worded by each client) to every
+        socket here, serialised once; it changes nothing of what a socket was shown."""
+        text = wire.text(message)
+        for socket in list(room.sockets):
+            await self.send(room, socket, text)
+
     async def send_hint(self, room: Room, here: Room, advised: Advised, asker: WebSocket) -> None:
         """Send ``advised`` (the hint of a seat, worded in each reader's language) to every socket
         of its seat at the table as loaded now (``here``): the one that asked, or the page's new

@@ -19,7 +19,11 @@ owns every table. Several processes share a Redis (:class:`RedisBus`):
   key lets only one of them write a version;
 * a table whose bots are playing is listed in the set ``kosti:driven`` while they do:
   a table nobody watches (bots alone) is then not forgotten when the process driving
-  it dies, for another process finds it there with its lease lapsed and takes it on.
+  it dies, for another process finds it there with its lease lapsed and takes it on;
+* what is shown to a table's sockets and kept nowhere (a player's quick phrase,
+  :mod:`kosti.server.emotes`) is published on the table's channel too, as ``{"shout":
+  message}``, in order with its commits: every process holding the table sends it to its
+  sockets as it is (:meth:`Bus.shout`). Missed, it is gone: nothing reads it again.
 
 Redis that cannot be reached is logged once, in one line, when the first call fails, and
 once more when a call succeeds again ("Redis is back after N s"), with the count of each
@@ -55,6 +59,10 @@ another process's commit."""
 Reconnected = Callable[[], Awaitable[None]]
 """Called when the bus was cut off and is back: messages may have been missed meanwhile."""
 
+Shouted = Callable[[str, dict[str, Any]], Coroutine[Any, Any, None]]
+"""Called with (table id, message) for a message another process showed the table's sockets and
+kept nowhere (:meth:`Bus.shout`)."""
+
 CHANNEL = "kosti:table:"
 WORKER = "kosti:worker:"
 """A channel of each process's own, so that its listener is subscribed before it holds any table."""
@@ -85,11 +93,17 @@ return 0
 class Bus(Protocol):
     """What the hub needs from the other processes."""
 
-    async def start(self, published: Published, reconnected: Reconnected) -> None: ...
+    async def start(
+        self, published: Published, reconnected: Reconnected, shouted: Shouted | None = None
+    ) -> None: ...
 
     async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
         """Tell the other processes that ``events`` follow ``version`` at ``table_id`` (committed),
         and the ``changes`` shown after them."""
+
+    async def shout(self, table_id: str, message: dict[str, Any]) -> None:
+        """Tell the other processes holding ``table_id`` to send ``message`` to its sockets there
+        (a quick phrase: shown once, stored nowhere, not sent again to whoever missed it)."""
 
     async def follow(self, table_id: str) -> None:
         """Hear the commits of ``table_id`` from now on (called before its log is read)."""
@@ -113,10 +127,15 @@ class Bus(Protocol):
 class LocalBus:
     """A server of one process: nobody to tell, and every table is its own."""
 
-    async def start(self, published: Published, reconnected: Reconnected) -> None:
+    async def start(
+        self, published: Published, reconnected: Reconnected, shouted: Shouted | None = None
+    ) -> None:
         return None
 
     async def publish(self, table_id: str, version: int, events: list[StoredEvent], changes: Changes) -> None:
+        return None
+
+    async def shout(self, table_id: str, message: dict[str, Any]) -> None:
         return None
 
     async def follow(self, table_id: str) -> None:
@@ -198,9 +217,14 @@ class RedisBus:
         """Per channel, the subscriptions sent and not yet confirmed, in the order sent."""
         self.outage = Outage()
         self.publisher = Publisher(self.redis, self.outage)
+        self._shouted: Shouted | None = None
+        """Told of the other processes' shouts (:meth:`shout`); ``None``: they are passed over."""
 
-    async def start(self, published: Published, reconnected: Reconnected) -> None:
+    async def start(
+        self, published: Published, reconnected: Reconnected, shouted: Shouted | None = None
+    ) -> None:
         await self.redis.ping()  # a wrong URL fails the start, not the first move
+        self._shouted = shouted
         ready = asyncio.Event()
         self._listener = asyncio.create_task(self._listen(published, reconnected, ready))
         await ready.wait()
@@ -311,6 +335,9 @@ class RedisBus:
                 return
             data = wire.parse(body)
             table_id = message["channel"][len(CHANNEL) :]
+            if "shout" in data:
+                self._deliver_shout(table_id, data["shout"])
+                return
             events = [(kind, payload) for kind, payload in data["events"]]
             changes = {str(lang): (int(since), str(text)) for lang, (since, text) in data["changes"].items()}
         except Exception:  # one bad message must not stop the others
@@ -324,6 +351,14 @@ class RedisBus:
         self._applying.add(task)
         task.add_done_callback(self._applied)
 
+    def _deliver_shout(self, table_id: str, shouted: Any) -> None:
+        if self._shouted is None or not isinstance(shouted, dict):
+            return
+        # in a task of its own, as a commit is: a slow socket must not hold up the listener
+        task: asyncio.Task[None] = asyncio.create_task(self._shouted(table_id, shouted))
+        self._applying.add(task)
+        task.add_done_callback(self._applied)
+
     def _applied(self, task: asyncio.Task[Any]) -> None:
         self._applying.discard(task)
         if not task.cancelled() and task.exception() is not None:
@@ -334,6 +369,10 @@ class RedisBus:
         trip, in the order committed: the table's lock is not held for Redis."""
         message = {"version": version, "events": events, "changes": changes}
         self.publisher.put(table_id, f"{self.me}\n{wire.text(message)}")
+
+    async def shout(self, table_id: str, message: dict[str, Any]) -> None:
+        """Queued for the :class:`Publisher` after the commits before it, as a commit is."""
+        self.publisher.put(table_id, f"{self.me}\n{wire.text({'shout': message})}")
 
     async def claim(self, table_id: str) -> bool:
         try:

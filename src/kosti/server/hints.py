@@ -37,13 +37,17 @@ EXACT_LEVELS = frozenset({"optimal"})
 
 @dataclass(frozen=True)
 class PageWords(Catalog):
-    """The catalog as the page words a hint: the advisor's estimate in plain words
-    (``hint.page.estimate``: «≈ 22 очка за ход, по прикидке бота») instead of the terminal's
-    «оценка эвристики ≈ 22»; every other message as the catalog has it."""
+    """The catalog as the page words a hint: the advisor's estimate as the page puts it
+    (``hint.page.estimate``: «прикидка бота: ≈ 22 за этот ход») instead of the terminal's
+    «≈ 22 очка за ход», and a number that is not exact as the number alone (``hint.rough``):
+    the page says whether it is exact in the note under the hint (:func:`hint_note`), where the
+    terminal, which has no note, says it in the line. Every other message as the catalog has it."""
 
     def __call__(self, key: str, /, **params: Any) -> str:
         if key == "hint.estimate":
             return super().__call__("hint.page.estimate", **params)
+        if key == "hint.rough":
+            return str(params["number"])
         return super().__call__(key, **params)
 
 

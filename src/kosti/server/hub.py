@@ -33,10 +33,18 @@ from kosti.server.bus import Bus, Changes, LocalBus
 from kosti.server.clock import TableClock
 from kosti.server.core import CommitCore, Plan
 from kosti.server.driver import BotDriver
+from kosti.server.emotes import Phrases
 from kosti.server.events import BotSeated, StoredEvent, TableEvent, from_stored
 from kosti.server.hints import Hints
 from kosti.server.lobby import Lobby
-from kosti.server.messages import ActionMessage, CreateTable, EditMessage, HintMessage, JoinTable, UndoMessage
+from kosti.server.messages import (
+    ActionMessage,
+    CreateTable,
+    EditMessage,
+    HintMessage,
+    JoinTable,
+    UndoMessage,
+)
 from kosti.server.planning import plan_action, plan_edit, plan_undo
 from kosti.server.refusal import Refusal
 from kosti.server.rooms import Room, RoomCache
@@ -70,12 +78,13 @@ class Hub:
         self.driver = BotDriver(settings, self.bus, self.rooms, self.storage, self.clock, self.core.commit)
         self.hints = Hints(bots, settings.hint_levels)
         self.lobby = Lobby(settings, self.storage, self.bus, self.rooms, bots, self.levels, self.core.commit)
+        self.phrases = Phrases(settings, self.broadcaster, self.bus, self.rooms)
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
         """Listen to the other processes, take over the bots of tables whose owner went quiet, and
         (in the background) take on the tables left in play when the server stopped."""
-        await self.bus.start(self.core.published, self.core.reconnected)
+        await self.bus.start(self.core.published, self.core.reconnected, self.phrases.heard)
         if not isinstance(self.bus, LocalBus):
             self._tasks.append(asyncio.create_task(self.driver.sweep(self.room)))
         self._tasks.append(asyncio.create_task(self.driver.resume(self.room)))

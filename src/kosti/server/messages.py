@@ -2,9 +2,9 @@
 
 REST bodies: :class:`CreateTable`, :class:`JoinTable`, :class:`AddBot`.
 WebSocket messages (JSON text, one object a message): :class:`ActionMessage`,
-:class:`HintMessage`, :class:`HelloMessage`, :class:`PingMessage`; the server answers
-with ``state``, ``hint``, ``notice``, ``pong`` and ``error``
-messages (see :mod:`kosti.server.app`).
+:class:`HintMessage`, :class:`HelloMessage`, :class:`PingMessage`, :class:`EmoteMessage`; the
+server answers with ``state``, ``hint``, ``notice``, ``emote``, ``pong`` and ``error``
+messages (see :mod:`kosti.server.routes.play`).
 """
 
 from __future__ import annotations
@@ -139,13 +139,24 @@ class HelloMessage(Strict):
     token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
 
 
+class EmoteMessage(Strict):
+    """Say a quick phrase to the table as the seat of ``token``: ``emote`` is its key
+    (:data:`kosti.server.emotes.EMOTES`), never text; another key is refused (``bad_emote``)."""
+
+    type: Literal["emote"]
+    token: str = Field(min_length=1, max_length=TOKEN_LENGTH)
+    emote: str = Field(min_length=1, max_length=200)
+
+
 class PingMessage(Strict):
     """Keep a quiet socket open; answered ``{"type": "pong"}``."""
 
     type: Literal["ping"]
 
 
-AnyMessage = ActionMessage | HintMessage | HelloMessage | PingMessage | UndoMessage | EditMessage
+AnyMessage = (
+    ActionMessage | HintMessage | HelloMessage | PingMessage | UndoMessage | EditMessage | EmoteMessage
+)
 ClientMessage = Annotated[AnyMessage, Field(discriminator="type")]
 client_message: TypeAdapter[AnyMessage] = TypeAdapter(ClientMessage)
 

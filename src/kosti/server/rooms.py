@@ -50,6 +50,9 @@ class Room:
     """When the table, idle, is to be forgotten (:meth:`RoomCache.release`)."""
     touched: float = -math.inf
     """When this process last stored that something happened at the table (:meth:`Storage.touch`)."""
+    emoted: dict[int, list[float]] = field(default_factory=dict)
+    """When each seat said its quick phrases of the last minute here (``time.monotonic()``): their
+    pace (:func:`kosti.server.emotes.wait_before`); nothing of the table's own."""
 
     def __post_init__(self) -> None:
         self.view = TableView(self.table)

@@ -104,6 +104,12 @@ class ServerSettings:
     min_timer: int = 10
     """The shortest turn timer a table may be created with, in seconds."""
 
+    emote_gap: float = 2.0
+    """Seconds a seat waits between two quick phrases (:mod:`kosti.server.emotes`) …"""
+
+    emotes_a_minute: int = 6
+    """… and the phrases it may say in any minute."""
+
 
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once."""

@@ -37,6 +37,8 @@ LANG_KEY = "lang"
 
 SCOREKEEPER_KEY = "scorekeeper"
 """The record's key that says the throws were typed in (scorekeeper mode)."""
+MARKED = "marked"
+"""The record's extra key for the dice marked, not thrown yet, when the game was left."""
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,7 @@ class Session:
         fresh = Recorder(record.rules(), list(record.players), record.extra)
         session = cls(fresh, seats, dice, path, None, seed)
         session._rebuild([action for turn in record.turns for action in turn.actions])
+        session._remark(record.extra.get(MARKED))
         session.log.append(LogEntry("log.resumed", {"n": len(record.turns)}))
         return session
 
@@ -609,8 +612,26 @@ class Session:
 
     def save(self) -> Path | None:
         """Write the record to its file (:class:`~kosti.tui.saving.RecordFile`); the path,
-        or ``None`` when the game is not saved."""
+        or ``None`` when the game is not saved. The dice marked but not thrown yet are kept
+        beside it (``marked``: their places on the table) so that a resumed game shows them
+        marked again; they are no decision of the record and nothing replays them."""
+        extra = self.recorder.record.extra
+        extra.pop(MARKED, None)
+        if self.marked and self.view.player is not None:
+            extra[MARKED] = sorted(self.marked)
         return self.file.save(self.recorder.record)
+
+    def _remark(self, places: object) -> None:
+        """Mark again the dice a left game had marked (:meth:`save`), each as the player would
+        (:meth:`toggle`); a place that may not be marked now is left as it is."""
+        if not isinstance(places, list):
+            return
+        for place in places:
+            if isinstance(place, int) and not isinstance(place, bool) and place not in self.marked:
+                try:
+                    self.toggle(place)
+                except Refused:
+                    continue
 
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.recorder.record.dumps())

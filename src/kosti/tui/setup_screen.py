@@ -1,10 +1,17 @@
-"""The new-game screen: pick the preset, change its options, seat the players and the bots."""
+"""The new-game screen: pick the preset, change its options, seat the players and the bots.
+
+Each person's seat has its name in an input: a name is checked as the server checks a player's
+(:func:`kosti.server.limits.normalize_name`: something visible, no invisible or control
+characters, one alphabet a word, at most 24 columns) and must not look like another seat's; a
+refused name says why under the players and leaves the seat's name as it was.
+"""
 
 from __future__ import annotations
 
 import types
 import typing
-from dataclasses import fields
+from collections.abc import Iterable
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -14,14 +21,18 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Header, Input, Label, Select, Static, Switch
 
-from kosti.errors import KostiError
-from kosti.i18n import Catalog
+from kosti.errors import KostiError, Refusal
+from kosti.i18n import Catalog, refusal_text
 from kosti.levels import levels_for
 from kosti.rules.options import Options
 from kosti.rules.presets import PRESETS, Variant, variant
+
+# the server's own rules for a name (it needs none of the server's packages to run)
+from kosti.server.limits import normalize_name, skeleton
 from kosti.tui.session import Seat
+from kosti.tui.text import sentence
 
 if typing.TYPE_CHECKING:
     from kosti.tui.app import PlayConfig
@@ -58,6 +69,27 @@ def editable_options(options: Options) -> list[tuple[str, str, Any, tuple[Any, .
     return result
 
 
+def checked_name(name: str, others: Iterable[str]) -> str:
+    """``name`` as a seat is shown under it (trimmed, NFKC), if the server would take it
+    (:func:`~kosti.server.limits.normalize_name`) and it does not look like (same skeleton: case
+    and lookalike letters aside) any of ``others``; else :class:`~kosti.errors.Refusal`
+    ``bad_name`` or ``name_taken`` saying why.
+
+        >>> checked_name("  Вера ", ["Умник"])
+        'Вера'
+        >>> checked_name("умник", ["Умник"])
+        Traceback (most recent call last):
+        ...
+        kosti.errors.Refusal: someone at this table is called Умник already
+    """
+    name = normalize_name(name)
+    mine = skeleton(name)
+    for other in others:
+        if skeleton(other) == mine:
+            raise Refusal("name_taken", why="player", name=other)
+    return name
+
+
 def bot_name(level: str, taken: list[str], t: Catalog) -> str:
     """A free name for a new bot of ``level`` («Умник», «Умник 2» …)."""
     base = t(f"bot.{level}")
@@ -81,7 +113,12 @@ class SetupScreen(Screen[None]):
     SetupScreen .option-row Label { width: 30; padding: 0 1 0 0; }
     SetupScreen .option-row Switch { border: none; height: 1; padding: 0; }
     SetupScreen .option-row Select, SetupScreen .option-row Input { width: 1fr; }
-    SetupScreen #players { height: auto; max-height: 12; margin-bottom: 1; }
+    SetupScreen #players { height: auto; max-height: 9; margin-bottom: 1; }
+    SetupScreen .seat-row { height: 1; }
+    SetupScreen .seat-row .seat-n { width: 3; color: $text-muted; }
+    SetupScreen .seat-row .seat-name { width: 1fr; }
+    SetupScreen .seat-row .seat-who { width: 13; padding: 0 0 0 1; color: $text-muted; }
+    SetupScreen .seat-row Button { width: 3; min-width: 3; }
     SetupScreen .add-row { height: auto; margin-bottom: 1; }
     SetupScreen #preset { margin-top: 1; }
     SetupScreen .add-row Input, SetupScreen .add-row Select { width: 1fr; }
@@ -110,6 +147,7 @@ class SetupScreen(Screen[None]):
         self._bindings.bind("ctrl+o", "saved_games", t("key.saved_games"))
         self._bindings.bind("ctrl+q", "quit_app", t("key.quit"))
         self._generation = 0
+        self._seat_generation = 0
 
     def compose(self) -> ComposeResult:
         t = self.t
@@ -121,7 +159,7 @@ class SetupScreen(Screen[None]):
                 yield Static(id="preset-summary")
                 yield VerticalScroll(id="options")
             with Vertical(id="players-panel"):
-                yield DataTable(id="players", cursor_type="row", zebra_stripes=True)
+                yield VerticalScroll(id="players")
                 with Horizontal(classes="add-row"):
                     yield Input(placeholder=t("setup.name"), id="name", compact=True)
                     yield Button(t("setup.add_player"), id="add-player", variant="primary", compact=True)
@@ -130,7 +168,6 @@ class SetupScreen(Screen[None]):
                         self._levels(), value="heuristic", allow_blank=False, id="level", compact=True
                     )
                     yield Button(t("setup.add_bot"), id="add-bot", compact=True)
-                yield Button(t("setup.remove"), id="remove", variant="warning", compact=True)
                 yield Static(id="setup-error")
         with Horizontal(id="start-row"):
             yield Button(t("setup.start"), id="start", variant="success")
@@ -149,10 +186,6 @@ class SetupScreen(Screen[None]):
         self.sub_title = t("setup.title")
         self.query_one("#game-panel").border_title = t("setup.game")
         self.query_one("#players-panel").border_title = t("setup.players")
-        players: DataTable[Any] = self.query_one("#players", DataTable)
-        players.add_column("#", key="n")
-        players.add_column(t("setup.player"), key="name")
-        players.add_column(t("setup.plays"), key="who")
         self._show_preset(self.initial)
         self._show_players()
 
@@ -231,26 +264,103 @@ class SetupScreen(Screen[None]):
     # -- the players -------------------------------------------------------------
 
     def _show_players(self) -> None:
+        """A row a seat: its number, its name (in an input for a person), who plays it, ✕."""
         t = self.t
-        table: DataTable[Any] = self.query_one("#players", DataTable)
-        table.clear()
+        box = self.query_one("#players", VerticalScroll)
+        box.remove_children()
+        # ids must be fresh: the old rows are removed asynchronously
+        self._seat_generation += 1
+        rows: list[Widget] = []
         for i, seat in enumerate(self.seats):
+            name: Widget
+            if seat.level is None:
+                name = Input(
+                    seat.name,
+                    placeholder=t("setup.name"),
+                    id=f"seat-name-{self._seat_generation}-{i}",
+                    classes="seat-name",
+                    compact=True,
+                )
+            else:
+                name = Label(Text(seat.name, style="bold"), classes="seat-name")
             who = t("setup.human") if seat.level is None else t(f"level.{seat.level}")
-            table.add_row(str(i + 1), Text(seat.name, style="bold"), who, key=str(i))
+            remove = Button(
+                "✕", id=f"seat-remove-{self._seat_generation}-{i}", variant="warning", compact=True
+            )
+            remove.tooltip = t("setup.remove")
+            rows.append(
+                Horizontal(
+                    Label(f"{i + 1}", classes="seat-n"),
+                    name,
+                    Label(who, classes="seat-who"),
+                    remove,
+                    classes="seat-row",
+                )
+            )
+        box.mount_all(rows)
+
+    def _seat_of(self, widget: Widget) -> int | None:
+        """The seat of a widget of the players' rows now shown (``None`` for an old row's)."""
+        prefix, _, index = (widget.id or "").rpartition("-")
+        if not prefix.endswith(f"-{self._seat_generation}") or not index.isdigit():
+            return None
+        return int(index) if int(index) < len(self.seats) else None
 
     def _error(self, key: str = "", **params: Any) -> None:
         self.query_one("#setup-error", Static).update(self.t(key, **params) if key else "")
+
+    def _refused(self, refusal: Refusal) -> None:
+        """Say why, in the player's language, under the players."""
+        self.query_one("#setup-error", Static).update(sentence(refusal_text(refusal, self.t.lang)))
+
+    def _name_for(self, text: str, seat: int | None = None) -> str:
+        """``text`` as the name of ``seat`` (a new one: ``None``), or :class:`Refusal` saying why."""
+        return checked_name(text, (s.name for i, s in enumerate(self.seats) if i != seat))
+
+    @on(Input.Changed, ".seat-name")
+    def _check_name(self, event: Input.Changed) -> None:
+        """While a name is typed: why it would be refused, or nothing (the seat is renamed when
+        the name is left or Enter is pressed)."""
+        seat = self._seat_of(event.input)
+        if seat is None:
+            return
+        try:
+            self._name_for(event.value, seat)
+        except Refusal as refusal:
+            self._refused(refusal)
+            return
+        self._error()
+
+    @on(Input.Submitted, ".seat-name")
+    @on(Input.Blurred, ".seat-name")
+    def _rename(self, event: Input.Submitted | Input.Blurred) -> None:
+        self._take_name(event.input)
+
+    def _take_name(self, entry: Input) -> bool:
+        """The name typed in ``entry`` becomes its seat's; refused, the seat keeps its name and
+        the screen says why. Whether the seat has the name shown."""
+        seat = self._seat_of(entry)
+        if seat is None:
+            return True
+        try:
+            name = self._name_for(entry.value, seat)
+        except Refusal as refusal:
+            self._refused(refusal)
+            return False
+        self.seats[seat] = replace(self.seats[seat], name=name)
+        if entry.value != name:  # shown as it will be: trimmed, NFKC
+            with entry.prevent(Input.Changed):
+                entry.value = name
+        return True
 
     @on(Button.Pressed, "#add-player")
     @on(Input.Submitted, "#name")
     def _add_player(self) -> None:
         entry = self.query_one("#name", Input)
-        name = entry.value.strip()
-        if not name:
-            self._error("setup.need_name")
-            return
-        if any(s.name == name for s in self.seats):
-            self._error("setup.name_taken", name=name)
+        try:
+            name = self._name_for(entry.value)
+        except Refusal as refusal:
+            self._refused(refusal)
             return
         self.seats.append(Seat(name))
         entry.value = ""
@@ -266,13 +376,25 @@ class SetupScreen(Screen[None]):
         self._error()
         self._show_players()
 
-    @on(Button.Pressed, "#remove")
+    @on(Button.Pressed, ".seat-row Button")
+    def _remove_pressed(self, event: Button.Pressed) -> None:
+        seat = self._seat_of(event.button)
+        if seat is not None:
+            self._remove(seat)
+
     def action_remove_player(self) -> None:
-        table: DataTable[Any] = self.query_one("#players", DataTable)
-        if not self.seats:
-            return
-        row = min(table.cursor_row, len(self.seats) - 1)
-        del self.seats[row]
+        """Delete: the seat whose row has the focus, else the last one seated (a name being
+        typed keeps the key for itself)."""
+        focused = self.focused
+        seat = self._seat_of(focused) if focused is not None else None
+        if seat is None and self.seats:
+            seat = len(self.seats) - 1
+        if seat is not None:
+            self._remove(seat)
+
+    def _remove(self, seat: int) -> None:
+        del self.seats[seat]
+        self._error()
         self._show_players()
 
     # -- start -------------------------------------------------------------------
@@ -285,6 +407,11 @@ class SetupScreen(Screen[None]):
         if not self.seats:
             self._error("setup.need_players")
             return
+        for entry in self.query(".seat-name").results(Input):
+            if not self._take_name(entry):
+                # the name shown is not the seat's: no game starts under a name nobody sees
+                entry.focus()
+                return
         try:
             rules = variant(self.preset_id, self.overrides())
         except KostiError as error:

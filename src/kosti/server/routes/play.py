@@ -11,7 +11,10 @@ It may send ``{"type": "action", "version", "token", "action"}``, ``{"type": "hi
 when it is ready, to every socket of the seat: a page that reconnected meanwhile gets it), ``{"type":
 "hello", "token"}`` (this socket is that seat's) and ``{"type": "ping"}``; at a
 scorekeeper table also ``{"type": "undo", "version", "token"}`` and ``{"type": "edit",
-"version", "token", "throw", "faces"}``; a refused message is answered
+"version", "token", "throw", "faces"}``; a seated player at an online table also ``{"type":
+"emote", "token", "emote"}``, a quick phrase by its key (:mod:`kosti.server.emotes`), which
+every socket at the table (on every worker) gets as ``{"type": "emote", "seat", "emote",
+"version"}`` and words itself; it is kept nowhere. A refused message is answered
 ``{"type": "error", "code", "params", "reason", "version"}`` (RULES.md §4: the refusal's code
 and params, and the reason worded in the socket's ``?lang=``) and changes nothing, and
 ``{"type": "notice", "code", "reason"}`` tells of trouble on the server's side
@@ -42,6 +45,7 @@ from kosti.server.hub import Hub
 from kosti.server.messages import (
     ActionMessage,
     EditMessage,
+    EmoteMessage,
     HelloMessage,
     HintMessage,
     UndoMessage,
@@ -135,10 +139,14 @@ class Connection:
             await self.refuse(Refusal("bad_message", why="form", detail=reason(error)))
             return
         try:
-            if isinstance(message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage):
+            if isinstance(
+                message, HelloMessage | ActionMessage | HintMessage | UndoMessage | EditMessage | EmoteMessage
+            ):
                 self.sit(message.token)
             if isinstance(message, ActionMessage | UndoMessage | EditMessage):
                 await self.hub.act(self.room, message)
+            elif isinstance(message, EmoteMessage):
+                await self.hub.phrases.say(self.room, message)
             elif isinstance(message, HintMessage):
                 # worked out aside: the socket reads on meanwhile, and the answer finds the
                 # seat's socket when it is ready, a new one if the page reconnected

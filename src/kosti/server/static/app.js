@@ -6,6 +6,7 @@
 import { alertTurn, audioContext, canVibrate, setVibration, soundOn, vibrationOn } from "./alerts.js";
 import { optionValue, renderBoard } from "./board.js";
 import { dieFace, el, markdown, markdownInline, svg } from "./dom.js";
+import { canCheck, checkGame } from "./fair.js";
 import { cellName, duration, initLanguage, language, loadWords, setLanguage, t, w, word } from "./i18n.js";
 import { levelName, renderHome } from "./home.js";
 import { renderKeeper } from "./keeper.js";
@@ -34,6 +35,7 @@ const app = {
   deadline: null,
   entry: { faces: [], edit: null },
   notice: "",
+  emotes: [], // the quick phrases heard at this table lately: {seat, key, version, at}
 };
 
 // -- helpers ------------------------------------------------------------------
@@ -293,6 +295,8 @@ function connect() {
     } else if (message.type === "hint") {
       app.hint = message;
       renderTable();
+    } else if (message.type === "emote") {
+      heardEmote(message);
     }
   });
   socket.addEventListener("close", () => {
@@ -384,6 +388,7 @@ function showTable(tableId) {
     app.rules = null;
     app.sheetPlayer = null;
     app.entry = { faces: [], edit: null };
+    app.emotes = [];
   }
   app.tableId = tableId;
   app.gone = false;
@@ -437,6 +442,7 @@ function renderTable() {
   }
   // at the end the result comes first: who won, the rematch, a win celebrated
   if (game && view.status !== "waiting" && view.status !== "playing") parts.push(renderResult(view, game, mine));
+  parts.push(renderEmotes(view, mine));
   if (game) {
     parts.push(
       renderBoard(view, game, {
@@ -447,6 +453,7 @@ function renderTable() {
         rank,
         width: boardWidth(),
         sheetPlayer: app.sheetPlayer,
+        bubble: emoteBubble,
         showPlayer: (p) => {
           app.sheetPlayer = p;
           renderTable();
@@ -589,8 +596,9 @@ function copyButton(id, input, link) {
 }
 
 function renderInvite(view, mine) {
-  // at a scorekeeper's table everyone plays on this one phone: nobody is sent a link
-  if (view.mode !== "online") return null;
+  // at a scorekeeper's table everyone plays on this one phone, and a table of this device is
+  // nowhere else (its players sit down at this screen, renderJoin): nobody is sent a link
+  if (view.mode !== "online" || onThisDevice(app.tableId)) return null;
   const link = `${location.origin}/t/${app.tableId}`;
   const input = el("input", { id: "invite", readonly: true, value: link, "aria-labelledby": "invite-title" });
   return el(
@@ -610,6 +618,8 @@ function renderSeats(view, mine) {
     const item = el("li", {});
     if (seat.name && !seat.reserved) {
       item.append(el("span", { class: "name", text: seatName(seat) }));
+      const bubble = emoteBubble(seat.name);
+      if (bubble) item.append(bubble);
       if (seat.bot) item.append(el("span", { class: "tag", text: `${t("bot")}: ${w(`level.${seat.bot}`)}` }));
       if (mine[seat.seat]) item.append(el("span", { class: "tag", text: t("you") }));
     } else if (seat.reserved) {
@@ -949,6 +959,94 @@ function renderHint() {
   );
 }
 
+// -- quick phrases: a fixed set, said by key (the server's kosti.server.emotes.EMOTES), worded here ----
+
+const EMOTES = ["good_luck", "nice_throw", "so_close", "oh_no", "wow", "thinking", "thanks", "good_game"];
+const EMOTE_SHOWN = 4000; // ms a phrase stays by its sayer's name
+const EMOTES_KEPT = 12; // the phrases kept for the log (the server keeps none: a reload starts afresh)
+
+/** The token this page says phrases with: that of a seat of its own, still played, at an online
+ * table of a server; null for a watcher, and where everyone is at one screen (a scorekeeper's
+ * table, a table of this device). */
+function emoteToken(view, mine) {
+  if (view.mode !== "online" || onThisDevice(app.tableId)) return null;
+  const seat = Object.keys(mine).find((s) => view.seats[s] && view.seats[s].name && !view.seats[s].left && !view.seats[s].reserved);
+  return seat === undefined ? null : mine[seat];
+}
+
+function sayEmote(key) {
+  const token = emoteToken(app.view, mySeats());
+  if (!token) return;
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+    showError(t("disconnected"));
+    return;
+  }
+  // no version: a phrase is not a move, and is said whatever the table did meanwhile
+  app.socket.send(JSON.stringify({ type: "emote", token, emote: key }));
+}
+
+/** A phrase said at the table (to every socket, the sayer's too): a bubble by the sayer's name for
+ * EMOTE_SHOWN ms, a line in the log, and read out. */
+function heardEmote(message) {
+  const seat = app.view && app.view.seats[message.seat];
+  // a phrase this page has no words for (a newer server's) is passed over
+  if (!seat || !seat.name || !EMOTES.includes(message.emote)) return;
+  const heard = { seat: message.seat, key: message.emote, version: message.version, at: Date.now() };
+  app.emotes = [...app.emotes, heard].slice(-EMOTES_KEPT);
+  announce(emoteLine(heard));
+  renderTable();
+  // the bubble goes by itself: the table is not drawn again for that
+  setTimeout(() => document.querySelectorAll(`.emote-bubble[data-at="${heard.at}"]`).forEach((bubble) => bubble.remove()), EMOTE_SHOWN);
+}
+
+function emoteLine(heard) {
+  const seat = app.view.seats[heard.seat];
+  return t("emoteLine", { name: seat ? seatName(seat) : String(heard.seat + 1), text: t(`emote.${heard.key}`) });
+}
+
+/** The bubble of the phrase the player stored as `stored` said last, while it is fresh, else null;
+ * `where` names its place (board.js: "float below start" …). */
+function emoteBubble(stored, where = "") {
+  const now = Date.now();
+  const heard = [...app.emotes].reverse().find((e) => now - e.at < EMOTE_SHOWN && app.view.seats[e.seat] && app.view.seats[e.seat].name === stored);
+  if (!heard) return null;
+  // one animation over the bubble's life, taken up where it was when the table is drawn again;
+  // hidden from screen readers, which have heard it read out
+  return el("span", {
+    class: `emote-bubble ${where}`.trim(),
+    "data-at": String(heard.at),
+    "data-emote": heard.key,
+    "aria-hidden": "true",
+    style: { animationDelay: `-${now - heard.at}ms` },
+    text: t(`emote.${heard.key}`),
+  });
+}
+
+/** The phrases this page's player may say, folded under one button. */
+function renderEmotes(view, mine) {
+  if (!emoteToken(view, mine)) return null;
+  const box = el("details", { class: "card emotes", id: "emotes" });
+  const say = (key) => () => {
+    sayEmote(key);
+    box.open = false;
+    $("emote-toggle").focus(); // the keyboard comes back to the button it left
+  };
+  box.append(
+    el(
+      "summary",
+      { id: "emote-toggle" },
+      svg("svg", { viewBox: "0 0 24 24", class: "emote-icon", "aria-hidden": "true" }, svg("path", { d: "M4 4.5h16v11H11l-5 4v-4H4z", class: "stroke" })),
+      el("span", { text: t("emoteTitle") }),
+    ),
+    el(
+      "div",
+      { class: "emote-list", role: "group", "aria-label": t("emoteTitle") },
+      EMOTES.map((key) => el("button", { type: "button", id: `emote-${key}`, text: t(`emote.${key}`), onclick: say(key) })),
+    ),
+  );
+  return box;
+}
+
 function keeperContext(view, game, mine) {
   return {
     view,
@@ -1096,31 +1194,58 @@ async function sha256Hex(hex) {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Check the dice: here, that the revealed seed is the one promised before the first throw (this
- * browser's own SHA-256 of it, against the commitment it saw); on the server, every die and
- * decision of the record replayed as `kosti verify` replays it. */
+/** Check the dice, in this browser: the revealed seed against the commitment this page saw before
+ * the first throw (its own SHA-256), then every die of the game's record recomputed from that
+ * seed and the client seed with its own HMAC-SHA-256 (fair.js) and compared with the record. The
+ * verdict is this browser's alone; the server's check of the record (every die and decision, as
+ * `kosti verify` replays it) is shown below it as a second opinion. Without WebCrypto (a page
+ * not on https) nothing is recomputed and the verdict says the dice are not checked. */
 async function verifyDice(fair, seen, box) {
+  delete box.dataset.verdict; // set again, to fair, not_fair or unchecked, once the check is done
   box.replaceChildren(el("p", { class: "muted", text: t("verifying") }));
   const lines = [];
-  let good = true;
-  const hash = await sha256Hex(fair.server_seed);
-  if (hash === null) lines.push(t("verifyNoCrypto"));
+  const second = api(tablePath("/verify")).then(
+    (verdict) => (verdict.status === "fair" ? t("verifyServerOk") : `${t("verifyServerBad")} ${verdict.reason}`),
+    (error) => `${t("verifyServerBad")} ${error.message}`,
+  );
+  let verdict = "unchecked";
+  if (!canCheck()) lines.push({ id: "verify-dice", text: t("verifyNoCrypto") });
   else {
+    const hash = await sha256Hex(fair.server_seed);
     const promised = seen || fair.server_seed_sha256;
     const same = hash === promised && hash === fair.server_seed_sha256;
-    good = good && same;
-    lines.push(same ? t("verifySeedOk") : t("verifySeedBad"));
+    lines.push({ id: "verify-seed", text: same ? t("verifySeedOk") : t("verifySeedBad") });
+    let checked = null;
+    try {
+      checked = await checkGame(await api(tablePath("/record")), fair);
+    } catch (error) {
+      lines.push({ id: "verify-dice", text: error.message });
+    }
+    if (checked) {
+      lines.push({ id: "verify-dice", text: diceChecked(checked) });
+      if (checked.status === "fair") verdict = same ? "fair" : "not_fair";
+      else if (checked.status === "not_fair" || !same) verdict = "not_fair";
+    } else if (!same) verdict = "not_fair";
   }
-  try {
-    const verdict = await api(tablePath("/verify"));
-    const ok = verdict.status === "fair";
-    good = good && ok;
-    lines.push(ok ? t("verifyDiceOk", { throws: verdict.throws, dice: verdict.dice }) : `${t("verifyDiceBad")} ${verdict.reason}`);
-  } catch (error) {
-    good = false;
-    lines.push(error.message);
-  }
-  box.replaceChildren(el("p", { class: good ? "verdict ok" : "verdict bad", id: "verdict", text: good ? t("verifyFair") : t("verifyNotFair") }), ...lines.map((line) => el("p", { class: "muted", text: line })));
+  lines.push({ id: "verify-server", text: await second });
+  const head = { fair: ["verdict ok", t("verifyFair")], not_fair: ["verdict bad", t("verifyNotFair")], unchecked: ["verdict", t("verifyUnchecked")] }[verdict];
+  box.dataset.verdict = verdict;
+  box.replaceChildren(el("p", { class: head[0], id: "verdict", text: head[1] }), ...lines.map((line) => el("p", { class: "muted", id: line.id, text: line.text })));
+}
+
+/** What this browser's recomputation of the dice found (fair.js checkGame), in words: how many
+ * throws and dice it recomputed, and on a difference which throw (turn and player, or the
+ * roll-off) and which dice. */
+function diceChecked(checked) {
+  if (checked.status === "unreadable") return t("verifyRecordBad");
+  const counted = { throws: t("throwsCount", { n: checked.throws }), dice: t("diceCount", { n: checked.dice }) };
+  if (checked.status === "fair") return t("verifyDiceOk", counted);
+  const bad = checked.mismatch;
+  const faces = { recorded: bad.faces.join(" "), expected: bad.expected.join(" "), player: bad.player, throw: bad.throw };
+  const where = bad.rolloff
+    ? t("verifyRolloffBad", faces)
+    : `${t("verifyThrowBad", { ...faces, turn: bad.turn })} ${t("verifyDiceDiffer", { n: bad.dice.length, list: bad.dice.join(", ") })}`;
+  return `${t("verifyDiceBad", counted)} ${where}`;
 }
 
 /** The lines of a log entry: a move's come worded from the server; the table's own events are the page's. */
@@ -1166,9 +1291,16 @@ function logLines(view, entry) {
 
 function renderLog(view) {
   const list = el("ol", { class: "log", id: "log-lines" });
+  // the phrases heard here go among the entries, after the last one there was when each was said
+  const phrases = [...app.emotes].reverse();
+  const said = (after) => {
+    while (phrases.length && phrases[0].version >= after) list.append(el("li", { class: "emote-line", text: emoteLine(phrases.shift()) }));
+  };
   for (const entry of [...view.log].reverse()) {
+    said(entry.version);
     for (const line of [...logLines(view, entry)].reverse()) list.append(el("li", { text: line }));
   }
+  said(-Infinity);
   return el("details", { class: "card", id: "log", open: true }, el("summary", { text: t("log") }), list);
 }
 

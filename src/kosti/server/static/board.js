@@ -11,7 +11,8 @@ const UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"];
 /**
  * The board of `game` (a state's `game` object). `ctx` = {act, myTurn, rules (the /api/rules
  * answer, or null until it has come), name (stored name → shown name), rank (face → card or
- * null), width (pixels the board may take), sheetPlayer, showPlayer(index)}.
+ * null), width (pixels the board may take), sheetPlayer, showPlayer(index), bubble (stored name,
+ * place → the bubble of the phrase that player has just said, or null; optional)}.
  */
 export function renderBoard(view, game, ctx) {
   const players = (game.summary && game.summary.players) || [];
@@ -24,6 +25,11 @@ export function renderBoard(view, game, ctx) {
 export function optionValue(ctx, name, fallback) {
   const option = ctx.rules && ctx.rules.options[name];
   return option ? option.value : fallback;
+}
+
+/** The bubble of a phrase `stored` (a player's stored name) has just said, placed by `where`. */
+function bubbleOf(ctx, stored, where) {
+  return ctx.bubble ? ctx.bubble(stored, where) : null;
 }
 
 function currentIndex(game) {
@@ -74,6 +80,7 @@ function renderSheet(view, game, ctx) {
           },
           el("span", { class: "name", text: ctx.name(player.name) }),
           el("strong", { text: number(player.score) }),
+          bubbleOf(ctx, player.name, ""),
         ),
       ),
     );
@@ -96,6 +103,9 @@ function renderSheet(view, game, ctx) {
           "aria-current": p === current ? "true" : null,
         },
         el("span", { class: "who", text: name }),
+        // under the name, over the first rows (the sheet keeps its height); with the tabs, the
+        // player's tab shows it
+        fits ? bubbleOf(ctx, player.name, "float below") : null,
       ),
     );
     if (multi) for (const [column] of columnsOf(player)) columnRow.append(el("th", { scope: "col", class: `col${p === current ? " current" : ""}`, text: column }));
@@ -242,6 +252,7 @@ function renderTrack(view, game, ctx) {
           el("strong", { class: "score", text: number(player.score) }),
         ),
         el("div", { class: "track", "aria-hidden": "true" }, ground(), el("span", { class: "marker", style: { left: x(player.score) } })),
+        bubbleOf(ctx, player.name, "float above"),
       ),
     );
   });
@@ -302,6 +313,7 @@ function renderShowdown(view, game, ctx) {
             : el("span", { class: "muted", text: !player.playing && !summary.finished ? t("sitsOut") : isCurrent ? w("showdown.throwing") : w("showdown.waiting") }),
         ),
         el("strong", { class: "score", text: signed(player.score) }),
+        bubbleOf(ctx, player.name, "float above"),
       ),
     );
   });

@@ -2,7 +2,9 @@
 // the top of a phone's screen, the rules chosen from its presets and, folded away, changed
 // option by option with real controls (the server says which: /api/rules' kind and choices).
 // The player who makes a table sits down in it in the same request; a bot game seats its
-// bots at once. Open tables to join come after.
+// bots at once. Open tables to join come after. A table of this device (a server whose
+// /api/server says `local`: kosti in the page's worker) is played around its one screen: it
+// offers no invite link and no turn timer.
 
 import { el } from "./dom.js";
 import { cellName, duration, language, t, word } from "./i18n.js";
@@ -148,7 +150,13 @@ function optionControls(family, rules, changed) {
   return rows;
 }
 
+/** Whether the tables made here are this device's (local/transport.js): nobody joins from elsewhere. */
+function onDevice(ctx) {
+  return Boolean(ctx.server && ctx.server.local);
+}
+
 function settingsCard(ctx) {
+  const local = onDevice(ctx);
   const timer = el("select", { id: "timer", name: "timer" });
   for (const seconds of TIMERS) timer.append(el("option", { value: seconds, text: seconds ? duration(seconds) : t("timerNone") }));
   const radio = (name, value, label, checked) => el("label", { class: "check" }, el("input", { type: "radio", name, value, checked }), label);
@@ -158,8 +166,9 @@ function settingsCard(ctx) {
     el("summary", { text: t("moreSettings") }),
     el("label", { class: "field" }, el("span", { text: t("seats") }), el("input", { id: "seats", name: "seats", type: "number", min: 1, max: 8, value: 2, inputmode: "numeric" })),
     el("label", { class: "field" }, el("span", { text: t("botLevel") }), levelSelect(ctx)),
-    el("fieldset", {}, el("legend", { text: t("visibility") }), radio("visibility", "private", t("private"), true), radio("visibility", "public", t("public"), false)),
-    el("label", { class: "field" }, el("span", { text: t("timer") }), timer),
+    // who may join by the invite link, and the time for a turn, mean nothing at one screen
+    local ? null : el("fieldset", {}, el("legend", { text: t("visibility") }), radio("visibility", "private", t("private"), true), radio("visibility", "public", t("public"), false)),
+    local ? null : el("label", { class: "field" }, el("span", { text: t("timer") }), timer),
     el("label", { class: "check" }, el("input", { type: "checkbox", id: "hints", name: "hints", checked: true }), t("hints")),
   );
 }
@@ -202,7 +211,7 @@ async function startGame(ctx, family, preset, changed, how, nameInput) {
     mode: how === "keeper" ? "scorekeeper" : "online",
     hints: setting("hints", true).checked,
     private: how !== "friend" || document.querySelector("input[name=visibility]:checked")?.value !== "public",
-    timer: how === "friend" ? Number(setting("timer", 0).value) || null : null,
+    timer: how === "friend" && !onDevice(ctx) ? Number(setting("timer", 0).value) || null : null,
     name,
     client_seed: ctx.randomSeed(),
   };

@@ -9,43 +9,8 @@
 // comes with the build (local/site.json); the saved games are read from IndexedDB (store.js).
 // The service worker (/sw.js) keeps the page, Pyodide and kosti's archive for offline visits.
 
-import { language } from "../i18n.js";
+import { language, t } from "../i18n.js";
 import { recordOf, saved } from "./store.js";
-
-const WORDS = {
-  en: {
-    title: "This device",
-    local: "The games here are played on this device, with no server: hot-seat, against the bots, or as the scorekeeper of real dice.",
-    online: "The tables here are a server's, online.",
-    toLocal: "Play on this device",
-    toOnline: "Online tables",
-    open: "Open a game file",
-    ready: "Ready to play with no signal.",
-    preparing: "Getting ready to play with no signal…",
-    cannot: "This browser does not keep the page for play with no signal (it needs https or localhost).",
-    starting: "The game engine starts on this device…",
-    failed: "The game engine could not start on this device: ",
-    badFile: "That file is not a game this page can open: ",
-  },
-  ru: {
-    title: "Это устройство",
-    local: "Здесь игры идут на этом устройстве, без сервера: за одним экраном, против ботов или как счётчик для настоящих костей.",
-    online: "Здесь столы сервера, по сети.",
-    toLocal: "Играть на этом устройстве",
-    toOnline: "Столы по сети",
-    open: "Открыть файл игры",
-    ready: "Можно играть без связи.",
-    preparing: "Готовим игру без связи…",
-    cannot: "Этот браузер не сохраняет страницу для игры без связи (нужен https или localhost).",
-    starting: "Запускаем игру на этом устройстве…",
-    failed: "Игра не запустилась на этом устройстве: ",
-    badFile: "Этот файл — не игра, которую можно открыть: ",
-  },
-};
-
-function say(key) {
-  return (WORDS[language()] || WORDS.en)[key];
-}
 
 const LOCAL_ID = /^local-[A-Za-z0-9_-]{1,26}$/;
 
@@ -123,7 +88,7 @@ function startWorker() {
     } else if (message.op === "failed") {
       failure = message.message;
       document.body.dataset.engine = "failed";
-      for (const pending of replies.values()) pending.reject(new Error(say("failed") + failure));
+      for (const pending of replies.values()) pending.reject(new Error(t("engineFailed", { reason: failure })));
       replies.clear();
       renderPanel();
     }
@@ -136,7 +101,7 @@ function startWorker() {
 }
 
 function call(message) {
-  if (failure) return Promise.reject(new Error(say("failed") + failure));
+  if (failure) return Promise.reject(new Error(t("engineFailed", { reason: failure })));
   const id = ++calls;
   return new Promise((resolve, reject) => {
     replies.set(id, { resolve, reject });
@@ -265,7 +230,7 @@ export function openSocket(url) {
 async function openFile(file) {
   const text = await file.text();
   const answer = JSON.parse(await call({ op: "open_record", text, lang: language() }));
-  if (answer.detail) throw new Error(say("badFile") + answer.detail);
+  if (answer.detail) throw new Error(t("badGameFile", { reason: answer.detail }));
   localStorage.setItem(`kosti.seats.${answer.id}`, JSON.stringify(answer.seats));
   history.pushState({}, "", `/t/${answer.id}`);
   window.dispatchEvent(new PopStateEvent("popstate"));
@@ -324,14 +289,14 @@ async function renderPanel() {
     const file = input.files && input.files[0];
     if (file) openFile(file).catch((error) => (note.textContent = error.message));
   });
-  const offlineText = { ready: say("ready"), preparing: say("preparing"), none: say("cannot") }[offline];
-  const starting = document.body.dataset.engine === "starting" ? ` ${say("starting")}` : "";
-  const status = failure ? say("failed") + failure : offlineText + starting;
+  const offlineText = { ready: t("offlineReady"), preparing: t("offlinePreparing"), none: t("offlineCannot") }[offline];
+  const starting = document.body.dataset.engine === "starting" ? ` ${t("engineStarting")}` : "";
+  const status = failure ? t("engineFailed", { reason: failure }) : offlineText + starting;
   const switcher = config.server
     ? make("button", {
         type: "button",
         id: mode === "device" ? "to-online" : "to-device",
-        text: mode === "device" ? say("toOnline") : say("toLocal"),
+        text: mode === "device" ? t("deviceToOnline") : t("deviceToLocal"),
         onclick: () => {
           localStorage.setItem("kosti.where", mode === "device" ? "server" : "device");
           location.assign("/");
@@ -341,10 +306,10 @@ async function renderPanel() {
   panel = make(
     "details",
     { class: "card device", id: "device", open },
-    make("summary", { text: say("title") }),
-    make("p", { text: mode === "device" ? say("local") : say("online") }),
+    make("summary", { text: t("deviceTitle") }),
+    make("p", { text: mode === "device" ? t("deviceLocal") : t("deviceOnline") }),
     make("p", { class: "muted", id: "offline-status", text: status }),
-    make("div", { class: "controls" }, switcher, make("label", { class: "button", for: "open-record", text: say("open") }), input),
+    make("div", { class: "controls" }, switcher, make("label", { class: "button", for: "open-record", text: t("deviceOpenFile") }), input),
     note,
   );
   const old = document.getElementById("device");
