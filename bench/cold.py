@@ -2,13 +2,13 @@
 
 A fresh temporary clone of this repository (``git clone``, the work tree's uncommitted changes
 copied over; or the clone at the commit ``--at``, to measure a baseline) gets an environment of
-its own: ``uv sync --offline --frozen --no-dev`` in it, or, where that is impossible (no ``uv``,
-or a package missing from uv's cache), this interpreter with the clone's ``src`` first on the
-path. The first line says which. Before each cold run every cache a first run fills (``HOME``,
-``KOSTI_CACHE_DIR``, ``NUMBA_CACHE_DIR``, ``XDG_CACHE_HOME``) points at a new empty folder; the
-warm run is the same command again with those caches filled. Each line gives the wall time of
-both and the CPU time of the cold run (on a busy machine the wall time stretches; the CPU time
-does not).
+its own: ``uv sync --offline --frozen --no-dev --extra server`` in it, or, where that is
+impossible (no ``uv``, or a package missing from uv's cache), this interpreter with the clone's
+``src`` first on the path. The first line says which. Before each cold run every cache a first
+run fills (``HOME``, ``KOSTI_CACHE_DIR``, ``NUMBA_CACHE_DIR``, ``XDG_CACHE_HOME``) points at a
+new empty folder; the warm run is the same command again with those caches filled. Each line
+gives the wall time of both and the CPU time of the cold run (on a busy machine the wall time
+stretches; the CPU time does not).
 
 1. ``kosti hint`` on a poker-classic position: the first hint (numba compiles the solver's
    kernels, the sheet is solved, the hint is read off it);
@@ -19,10 +19,14 @@ does not).
    once its values are at hand: the line says whether it was), and on a small «Тысяча» that is
    solved on demand.
 
+4. the first hint a ``kosti serve`` gives: a server started with empty caches, a poker-classic
+   table with hints made over HTTP, one throw and a hint asked over its WebSocket; the time
+   from asking to the answer (the warm line: a new server with those caches filled).
+
 At the end the first hint once more, cold, with ``NUMBA_CACHE_DIR`` unset: how many files of
 numba's cache land in the clone's source tree (none should) and how many in ``KOSTI_CACHE_DIR``.
 
-    uv run python bench/cold.py [--rounds 1] [--at COMMIT] [--keep]
+    uv run python bench/cold.py [--rounds 1] [--at COMMIT] [--keep] [--serve-only]
 """
 
 from __future__ import annotations
@@ -32,10 +36,12 @@ import json
 import os
 import resource
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -97,7 +103,7 @@ def environment(checkout: Path) -> tuple[list[str], dict[str, str], str]:
     if uv is not None:
         env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")}
         done = subprocess.run(
-            [uv, "sync", "--offline", "--frozen", "--no-dev", "--quiet"],
+            [uv, "sync", "--offline", "--frozen", "--no-dev", "--extra", "server", "--quiet"],
             cwd=checkout,
             env=env,
             capture_output=True,
@@ -105,7 +111,7 @@ def environment(checkout: Path) -> tuple[list[str], dict[str, str], str]:
         )
         script = checkout / ".venv" / "bin" / "kosti"
         if done.returncode == 0 and script.exists():
-            return [str(script)], {}, "uv sync --offline --frozen --no-dev in the clone"
+            return [str(script)], {}, "uv sync --offline --frozen --no-dev --extra server in the clone"
         why = (done.stderr.strip().splitlines() or ["no kosti script"])[-1]
     else:
         why = "no uv on the path"
@@ -144,11 +150,84 @@ def fresh_caches(root: Path, base: dict[str, str]) -> dict[str, str]:
     return env
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def post(url: str, body: dict[str, object]) -> dict[str, object]:
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        data: dict[str, object] = json.loads(answer.read())
+        return data
+
+
+def serve_hint(kosti: list[str], env: dict[str, str], limit: float = 600.0) -> tuple[float, str]:
+    """Start ``kosti serve``, seat a player at a poker-classic table with hints, throw once and ask
+    for a hint: the seconds from asking to the answer, and the hint's note (exact or not)."""
+    from websockets.sync.client import connect
+
+    port = free_port()
+    server = subprocess.Popen(
+        [*kosti, "serve", "--port", str(port), "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/server", timeout=2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise SystemExit("kosti serve did not start") from None
+                time.sleep(0.2)
+        made = post(
+            f"{base}/api/tables",
+            {
+                "variant": "poker-classic",
+                "seats": 1,
+                "hints": True,
+                "name": "Anna",
+                "client_seed": "bench-cold",
+            },
+        )
+        table, token = made["id"], made["token"]
+        with connect(f"ws://127.0.0.1:{port}/ws/{table}?lang=en", open_timeout=30) as ws:
+            state = json.loads(ws.recv(timeout=30))
+            ws.send(
+                json.dumps({"type": "action", "version": state["version"], "token": token, "action": "throw"})
+            )
+            while True:
+                state = json.loads(ws.recv(timeout=30))
+                if state.get("type") == "state":
+                    break
+            start = time.perf_counter()
+            ws.send(json.dumps({"type": "hint", "version": state["version"], "token": token}))
+            while True:
+                answer = json.loads(ws.recv(timeout=limit))
+                if answer.get("type") == "hint":
+                    return time.perf_counter() - start, str(answer.get("note", ""))[:40]
+                if answer.get("type") == "error":
+                    raise SystemExit(f"the hint was refused: {answer}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=1, help="cold runs of each (the fastest counts)")
     parser.add_argument("--at", help="a commit to measure instead of the work tree (HEAD: the last one)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary clone and caches")
+    parser.add_argument("--serve-only", action="store_true", help="time only the first kosti serve hint")
     args = parser.parse_args()
 
     root = Path(tempfile.mkdtemp(prefix="kosti-cold-"))
@@ -159,7 +238,7 @@ def main() -> None:
         print(f"environment: {how}; {os.cpu_count()} cores")
         base = {**os.environ, **extra}
         print(f"{'command':42s} {'cold':>9s} {'cpu':>8s} {'warm':>8s}  note")
-        for label, command in COMMANDS:
+        for label, command in [] if args.serve_only else COMMANDS:
             best = (float("inf"), 0.0, "")
             env = base
             for _ in range(args.rounds):
@@ -173,6 +252,12 @@ def main() -> None:
                 exact = json.loads(out).get("exact")
                 note = {True: "exact", False: "not exact (heuristic)", None: "exact or not: not said"}[exact]
             print(f"{label:42s} {best[0]:7.2f} s {best[1]:6.2f} s {warm:6.2f} s  {note}")
+        env = fresh_caches(root, base)
+        cold, note = serve_hint(kosti, env)
+        warm, _ = serve_hint(kosti, env)
+        print(f"{'first kosti serve hint (poker-classic)':42s} {cold:7.2f} s {'':>8s} {warm:6.2f} s  {note}")
+        if args.serve_only:
+            return
         # where numba keeps its code when the user has not said (no NUMBA_CACHE_DIR)
         env = fresh_caches(root, base)
         del env["NUMBA_CACHE_DIR"]

@@ -5,6 +5,7 @@ interruption that keeps the checkpoint; and whether a hint's values are exact.""
 from __future__ import annotations
 
 import json
+import re
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,26 @@ def test_ctrl_c_during_a_thousand_solve_says_interrupted(kosti: Any, monkeypatch
     assert run.code == 130
     assert run.err.strip().endswith("run the same command again to resume")
     assert "Traceback" not in run.err and run.out == ""
+
+
+def test_a_thousand_solve_says_up_front_what_it_will_take(kosti: Any) -> None:
+    run = kosti("solve", TINY_THOUSAND, "--players", "2", "--fresh")
+    assert run.code == 0, run.err
+    line = next(line for line in run.err.splitlines() if "statuses a player" in line)
+    assert re.search(r"\d+ statuses a player; under a minute and \d+\.\d GB on two cores", line), line
+
+
+def test_the_estimate_grows_with_the_recorded_chances() -> None:
+    from kosti.solver.thousand import rows
+    from kosti.solver.thousand.model import build_model
+    from kosti.solver.thousand.solve import BASE_BYTES, REFERENCE_OUTCOMES, REFERENCE_SECONDS, estimate
+
+    model = build_model(variant(TINY_THOUSAND))
+    seconds, size = estimate(model)
+    outcomes = rows.outcome_size(model)
+    assert seconds == pytest.approx(REFERENCE_SECONDS * outcomes / REFERENCE_OUTCOMES)
+    assert size == pytest.approx(BASE_BYTES + 4 * outcomes + 48 * model.n**2)
+    assert 0 < seconds < 1  # a game solved at once is said to take no time
 
 
 def test_the_bar_starts_each_phase_again_with_its_name_and_total() -> None:

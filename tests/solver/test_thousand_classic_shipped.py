@@ -87,3 +87,12 @@ def test_sampled_positions_satisfy_the_optimality_equations(classic: Solution) -
         start = kernel.solve_turn(tables, values, i, j, D, R)
         worst = max(worst, abs(float(start) - float(values[i, j])))
     assert worst <= 1e-9
+
+
+def test_the_full_games_estimate_is_what_its_solve_took(classic: Solution) -> None:
+    """The yardstick of the estimate other variants are told up front is this game's own solve."""
+    from kosti.solver.thousand.solve import estimate
+
+    seconds, size = estimate(classic.model)
+    assert 15 * 60 < seconds < 20 * 60
+    assert 2.5e9 < size < 3.1e9

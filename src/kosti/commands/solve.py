@@ -49,6 +49,18 @@ class _Bar:
         name = PHASE_NAMES.get(self.name, self.name)
         return f"{name} ({self.subject})" if self.subject else name
 
+    def estimate(self, statuses: int, seconds: float, size: float) -> None:
+        """Say up front what a «Тысяча» solve will take (:func:`~kosti.solver.thousand.solve.estimate`)."""
+        took = "under a minute" if seconds < 60 else f"about {round(seconds / 60)} min"
+        line = (
+            f"{self.subject}: {statuses} statuses a player; {took} and {size / 1e9:.1f} GB "
+            "on two cores (an estimate); Ctrl-C keeps the work done"
+        )
+        if self.progress is not None:
+            self.progress.console.print(line, soft_wrap=True, markup=False, highlight=False)
+        else:
+            typer.echo(line, err=True)
+
     def __call__(self, done: int, total: int) -> None:
         if self.progress is None:
             self.progress = Progress(

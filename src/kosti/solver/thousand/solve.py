@@ -152,6 +152,10 @@ def solve(
             return loaded
     start = time.perf_counter()
     model = build_model(rules, low, limit, progress)
+    seconds, size = estimate(model)
+    tell = getattr(progress, "estimate", None)
+    if callable(tell):
+        tell(model.n, seconds, size)
     partial = cache_path(spec, low, "partial.npz")
     values, sweeps = None, 0
     if use_cache and not fresh:
@@ -238,6 +242,25 @@ def iterate(
         raise
     finally:
         values[:] = transposed.T
+
+
+REFERENCE_OUTCOMES = 544_124_651
+"""The recorded chances of the full ``thousand-classic`` (2 149 statuses a player), whose solve
+took 17 min 32 s on an idle two-core machine at a peak of 2.8 GB: the yardstick of :func:`estimate`."""
+REFERENCE_SECONDS = 17 * 60 + 32
+BASE_BYTES = 420e6
+"""What a solve holds besides its arrays: the model, numba's runtime, the interpreter."""
+
+
+def estimate(model: Model) -> tuple[float, float]:
+    """About how long (seconds, on two cores) and how much memory (bytes) solving ``model``
+    takes: the sweeps' work and memory grow with the chances they record (:func:`rows.outcome_size`,
+    4 bytes each), besides six ``n × n`` arrays of values; the time is scaled from
+    ``thousand-classic``'s (:data:`REFERENCE_OUTCOMES`), a guess to say up front, not a promise."""
+    outcomes = rows.outcome_size(model)
+    seconds = REFERENCE_SECONDS * outcomes / REFERENCE_OUTCOMES
+    size = 4.0 * outcomes + 6 * 8.0 * model.n * model.n + BASE_BYTES
+    return seconds, size
 
 
 SHARE_STEPS = 1000
