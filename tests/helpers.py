@@ -74,3 +74,26 @@ def thousand_position(spec: str, scores: tuple[int, int], turn_total: int, dice_
         "turn_total": turn_total,
         "dice_left": dice_left,
     }
+
+
+class Recorder:
+    """A progress callback that hears the phases too."""
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def phase(self, name: str) -> None:
+        self.calls.append(name)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.calls.append((done, total))
+
+    def of(self, phase: str) -> list[tuple[int, int]]:
+        """The reports of ``phase`` (its last run)."""
+        start = len(self.calls) - 1 - self.calls[::-1].index(phase)
+        reports = []
+        for call in self.calls[start + 1 :]:
+            if isinstance(call, str):
+                break
+            reports.append(call)
+        return reports

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import Recorder
 
 from kosti.solver import jit
 
@@ -48,19 +49,6 @@ def tiny(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Any:
     monkeypatch.syspath_prepend(str(folder))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(folder), *sys.path]))
     return importlib.import_module(name)
-
-
-class Recorder:
-    """A progress callback that hears the phases too."""
-
-    def __init__(self) -> None:
-        self.calls: list[Any] = []
-
-    def phase(self, name: str) -> None:
-        self.calls.append(name)
-
-    def __call__(self, done: int, total: int) -> None:
-        self.calls.append((done, total))
 
 
 def test_numba_caches_beside_the_solved_tables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

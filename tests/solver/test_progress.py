@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import TINY_THOUSAND, thousand_position
+from helpers import TINY_THOUSAND, Recorder, thousand_position
 
 from kosti.actions import Hold, Roll
 from kosti.games.sheet.game import SHEET
@@ -27,29 +27,6 @@ thousand = import_module("kosti.solver.thousand.solve")
 SMALL_SHEET = "poker-classic(lower=[pair,chance])"
 BANKING = "poker-fences(lower=[pair,poker])"
 """A sheet that banks throws: a smaller cap makes its values lower bounds."""
-
-
-class Recorder:
-    """A progress callback that hears the phases too."""
-
-    def __init__(self) -> None:
-        self.calls: list[Any] = []
-
-    def phase(self, name: str) -> None:
-        self.calls.append(name)
-
-    def __call__(self, done: int, total: int) -> None:
-        self.calls.append((done, total))
-
-    def of(self, phase: str) -> list[tuple[int, int]]:
-        """The reports of ``phase`` (its last run)."""
-        start = len(self.calls) - 1 - self.calls[::-1].index(phase)
-        reports = []
-        for call in self.calls[start + 1 :]:
-            if isinstance(call, str):
-                break
-            reports.append(call)
-        return reports
 
 
 def test_a_sheet_solve_is_a_solving_phase_from_0_to_its_total() -> None:
