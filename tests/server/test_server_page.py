@@ -90,6 +90,11 @@ class Player:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
+    def sit(self, table_id: str, seat: int, token: str) -> None:
+        """Hold the seat's token as the page keeps it, so that its pages open at the table seated."""
+        seats = json.dumps({seat: token})
+        self.context.add_init_script(f"localStorage.setItem('kosti.seats.{table_id}', '{seats}')")
+
     def version(self) -> str:
         return str(self.page.locator("body").get_attribute("data-version") or "")
 
@@ -389,9 +394,7 @@ def test_six_players_fit_a_phone_in_both_languages(browser: Any, preset: str) ->
     english = english_only_words()
     for lang in ("ru", "en"):
         player = Player(browser, lang, PHONE, "Анна")
-        player.context.add_init_script(
-            f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
-        )
+        player.sit(table_id, seat, token)
         player.page.goto(f"{BASE[0]}/t/{table_id}")
         player.page.wait_for_selector("#board")
         player.page.wait_for_selector("body[data-my-turn=true]")
@@ -759,9 +762,7 @@ def test_a_score_sheet_explains_its_marks_and_counts_the_throws_left(browser: An
 def test_poker_fences_names_every_player_whole_and_explains_its_columns(browser: Any) -> None:
     table_id, seat, token = seated_with_bots("poker-fences", 3)
     player = Player(browser, "ru", PHONE, "Анна")
-    player.context.add_init_script(
-        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
-    )
+    player.sit(table_id, seat, token)
     page = player.page
     page.goto(f"{BASE[0]}/t/{table_id}")
     page.wait_for_selector("#board")
@@ -801,9 +802,7 @@ def test_the_hint_thinks_while_it_works_and_its_answer_finds_the_page_after_a_re
     table_id, seat, token = me["id"], me["seat"], me["token"]
     httpx.post(f"{BASE[0]}/api/tables/{table_id}/bots", json={"level": "random", "token": token})
     anna = Player(browser, "ru", PHONE, "Анна")
-    anna.context.add_init_script(
-        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
-    )
+    anna.sit(table_id, seat, token)
     page = anna.page
     sockets: list[Any] = []
     page.on("websocket", lambda socket: sockets.append(socket))
@@ -956,9 +955,7 @@ def test_the_browser_recomputes_each_die_as_fair_die_does(
 def test_check_the_dice_is_the_browsers_own_and_names_a_changed_die(browser: Any) -> None:
     table_id, seat, token = seated_with_bots("poker-free(lower=[chance])", 2)
     anna = Player(browser, "en", DESKTOP, "Анна")
-    anna.context.add_init_script(
-        f"localStorage.setItem('kosti.seats.{table_id}', '{json.dumps({seat: token})}')"
-    )
+    anna.sit(table_id, seat, token)
     page = anna.page
     page.goto(f"{BASE[0]}/t/{table_id}")
     page.wait_for_selector("#board")

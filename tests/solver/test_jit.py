@@ -159,7 +159,9 @@ def test_no_worker_where_there_is_no_core_to_spare_or_for_other_modules(
 
 def test_the_first_hint_of_a_sheet_compiles_only_its_two_kernels(tmp_path: Path) -> None:
     """No kernel of the simulator, of announced columns or of refusals is compiled (or read from
-    the cache) for a hint in a free column."""
+    the cache) for a hint in a free column whose table is not solved yet (a cache of its own;
+    numba's code may come from the usual cache)."""
+    env = {**os.environ, "KOSTI_CACHE_DIR": str(tmp_path), "NUMBA_CACHE_DIR": str(jit.numba_cache_dir())}
     run = textwrap.dedent(
         """
         from kosti.games.sheet.game import SHEET
@@ -174,5 +176,5 @@ def test_the_first_hint_of_a_sheet_compiles_only_its_two_kernels(tmp_path: Path)
         print(" ".join(n for n in names if getattr(kernels, n).overloads))
         """
     )
-    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-c", run], capture_output=True, text=True, check=True, env=env)
     assert done.stdout.split() == ["solve_level", "position_values_batch"]
