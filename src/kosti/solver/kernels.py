@@ -87,23 +87,27 @@ kernel's signature begins."""
 
 # -- the tables, unpacked -----------------------------------------------------------------------
 
+# The views of a table are copied into their callers (``inline``): as calls, each query's
+# ``unpack`` pays two dozen of them, which costs a single hint about 4 % against yatzy-solver
+# (bench/advisor.py); copying them costs next to nothing to compile.
 
-@helper
+
+@inline
 def _a1(buf: Any, meta: I64, k: int) -> Any:
     return buf[meta[k, 0] : meta[k, 0] + meta[k, 1]]
 
 
-@helper
+@inline
 def _a2(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3]))
 
 
-@helper
+@inline
 def _a3(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4]))
 
 
-@helper
+@inline
 def _a4(buf: Any, meta: I64, k: int) -> Any:
     return _a1(buf, meta, k).reshape((meta[k, 2], meta[k, 3], meta[k, 4], meta[k, 5]))
 
