@@ -346,6 +346,34 @@ def _shipped(rules: Variant, floor: int, limit: int, progress: Progress | None) 
         _status_rows(model.statuses)
     ):
         return None
+    return _read_solution(rules, model, values, meta)
+
+
+def ship(solution: Solution, folder: Path, name: str) -> str:
+    """Write ``solution``'s values as a shipped file (:mod:`.shipped`) into ``folder``; its digest."""
+    from kosti.solver.thousand import shipped
+
+    meta = {**_meta(solution), "statuses": shipped.statuses_digest(_status_rows(solution.model.statuses))}
+    return shipped.write(folder, name, meta, solution.values)
+
+
+def _meta(solution: Solution) -> dict[str, Any]:
+    """What a cached or shipped file says of the solve besides its values: which game and solver
+    made them, and how (read back by :func:`_read_solution`)."""
+    return {
+        "spec": solution.spec,
+        "floor": solution.model.floor,
+        "solver": SOLVER_VERSION,
+        "win_probability": solution.win_probability,
+        "sweeps": solution.sweeps,
+        "seconds": solution.seconds,
+        "residual": solution.residual,
+        "evaluations": solution.evaluations,
+    }
+
+
+def _read_solution(rules: Variant, model: Model, values: F64, meta: dict[str, Any]) -> Solution:
+    """The solution of ``rules`` read back from a file whose meta :func:`_meta` wrote."""
     return Solution(
         rules.spec,
         model,
@@ -358,38 +386,9 @@ def _shipped(rules: Variant, floor: int, limit: int, progress: Progress | None) 
     )
 
 
-def ship(solution: Solution, folder: Path, name: str) -> str:
-    """Write ``solution``'s values as a shipped file (:mod:`.shipped`) into ``folder``; its digest."""
-    from kosti.solver.thousand import shipped
-
-    meta = {
-        "spec": solution.spec,
-        "floor": solution.model.floor,
-        "solver": SOLVER_VERSION,
-        "statuses": shipped.statuses_digest(_status_rows(solution.model.statuses)),
-        "win_probability": solution.win_probability,
-        "sweeps": solution.sweeps,
-        "seconds": solution.seconds,
-        "residual": solution.residual,
-        "evaluations": solution.evaluations,
-    }
-    return shipped.write(folder, name, meta, solution.values)
-
-
 def _save(path: Path, solution: Solution) -> None:
     model = solution.model
-    meta = {
-        "spec": solution.spec,
-        "floor": model.floor,
-        "solver": SOLVER_VERSION,
-        "win_probability": solution.win_probability,
-        "sweeps": solution.sweeps,
-        "seconds": solution.seconds,
-        "residual": solution.residual,
-        "evaluations": solution.evaluations,
-        "unit": model.unit,
-        "start": model.start,
-    }
+    meta = {**_meta(solution), "unit": model.unit, "start": model.start}
     arrays = {name: getattr(model, name) for name in ARRAYS if isinstance(getattr(model, name), np.ndarray)}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
@@ -444,16 +443,7 @@ def _load(path: Path, rules: Variant, floor: int) -> Solution | None:
         start=int(meta["start"]),
         **arrays,
     )
-    return Solution(
-        rules.spec,
-        model,
-        values,
-        int(meta["sweeps"]),
-        float(meta["seconds"]),
-        float(meta["residual"]),
-        cached=True,
-        evaluations=int(meta.get("evaluations", 0)),
-    )
+    return _read_solution(rules, model, values, meta)
 
 
 def _save_partial(path: Path, values: F64, sweeps: int) -> None:
