@@ -7,7 +7,12 @@ directory on ``sys.path`` for the ``conftest.py`` beside it.
 from __future__ import annotations
 
 import json
+import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -97,3 +102,34 @@ class Recorder:
                 break
             reports.append(call)
         return reports
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def uvicorn_thread(app: Any, **options: Any) -> Iterator[str]:
+    """``app`` served by a real uvicorn on a free loopback port, in a thread; its base URL."""
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536, **options
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                pytest.fail("uvicorn did not start")
+            time.sleep(0.02)
+        yield f"http://127.0.0.1:{config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

@@ -5,10 +5,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import socket
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from helpers import free_port as free_port
+from helpers import uvicorn_thread as uvicorn_thread
 from sqlalchemy.engine import make_url
 
 from kosti.actions import Action
@@ -164,37 +164,6 @@ def play_on(socket: Any, tokens: dict[int, str], state: dict[str, Any], moves: i
         state = socket.receive_json()
         assert state["type"] == "state", state
     return state
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def uvicorn_thread(app: Any, **options: Any) -> Iterator[str]:
-    """``app`` served by a real uvicorn on a free loopback port, in a thread; its base URL."""
-    import uvicorn
-
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=free_port(), log_level="warning", ws_max_size=65536, **options
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 60
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                pytest.fail("uvicorn did not start")
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{config.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
 
 
 REDIS_URL = os.environ.get("KOSTI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")

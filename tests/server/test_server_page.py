@@ -15,13 +15,13 @@ import hmac
 import json
 import os
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from browsers import DESKTOP, PHONE, chromium
 from server_helpers import fast_settings, uvicorn_thread
 
 from kosti import roller
@@ -35,27 +35,10 @@ from kosti.server.hub import installed_bots
 
 pytestmark = pytest.mark.timeout(300)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
 STATIC = Path(__file__).parents[2] / "src" / "kosti" / "server" / "static"
 ARTIFACTS = Path(os.environ.get("KOSTI_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts")) / "screens"
-
-
-def chromium_path() -> str:
-    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    if not found:
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +53,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 class Player:

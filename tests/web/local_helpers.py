@@ -85,6 +85,12 @@ class Page:
         self.seats[made["id"]] = {made["seat"]: made["token"]}
         return str(made["id"])
 
+    async def seat_bot(self, table_id: str, level: str) -> tuple[int, Any]:
+        """Seat a bot of ``level``, asked by the creator (the first seat's token): the answer."""
+        return await self.call(
+            "POST", f"/api/tables/{table_id}/bots", {"token": self.seats[table_id][0], "level": level}
+        )
+
     async def join(self, table_id: str, name: str) -> None:
         status, answer = await self.call(
             "POST", f"/api/tables/{table_id}/join", {"name": name, "client_seed": "xyz"}

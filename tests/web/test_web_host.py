@@ -70,9 +70,7 @@ async def test_thousand_against_the_heuristic_bot_in_russian() -> None:
     page = Page(lang="ru")
     table_id = await page.create("thousand-classic(target=400,barrel=none)", 2, "Анна")
     assert table_id.startswith(PREFIX)
-    status, seated = await page.call(
-        "POST", f"/api/tables/{table_id}/bots", {"token": page.seats[table_id][0], "level": "heuristic"}
-    )
+    status, seated = await page.seat_bot(table_id, "heuristic")
     assert status == 200 and seated["seat"] == 1
     conn = await page.connect(table_id)
     view = await play_out(page, conn, table_id)
@@ -177,9 +175,7 @@ async def test_the_scorekeeper_takes_back_a_move_and_changes_a_past_throw() -> N
 async def test_a_table_comes_back_from_its_stored_log_and_its_bot_plays_on() -> None:
     page = Page()
     table_id = await page.create("poker-showdown(rounds=2)", 2, "Anna")
-    await page.call(
-        "POST", f"/api/tables/{table_id}/bots", {"token": page.seats[table_id][0], "level": "heuristic"}
-    )
+    await page.seat_bot(table_id, "heuristic")
     conn = await page.connect(table_id)
     view = await page.settle(conn, table_id)
     await page.send(conn, table_id, {"type": "action", "action": "throw"})
@@ -227,9 +223,7 @@ async def test_every_die_is_the_devices() -> None:
 async def test_a_record_opens_again_as_a_table_and_plays_on() -> None:
     page = Page()
     table_id = await page.create("thousand-classic(target=300,barrel=none)", 2, "Anna")
-    await page.call(
-        "POST", f"/api/tables/{table_id}/bots", {"token": page.seats[table_id][0], "level": "random"}
-    )
+    await page.seat_bot(table_id, "random")
     conn = await page.connect(table_id)
     for _ in range(3):
         await page.settle(conn, table_id)
@@ -270,9 +264,7 @@ async def test_the_rules_data_and_refusals_of_rest() -> None:
     status, refused = await page.call("POST", "/api/tables", {"variant": "poker-classic", "seats": 0})
     assert status == 422 and "seats" in refused["detail"]
     table_id = await page.create("poker-classic", 2, "Анна")
-    status, refused = await page.call(
-        "POST", f"/api/tables/{table_id}/bots", {"token": page.seats[table_id][0], "level": "optimal"}
-    )
+    status, refused = await page.seat_bot(table_id, "optimal")
     assert status == 400 and refused["code"] == "no_bots"  # the solver does not run on a device
     status, refused = await page.call("POST", f"/api/tables/{table_id}/join", {"name": "анна"})
     assert status == 409 and refused["code"] == "name_taken" and "анна" in refused["detail"].lower()

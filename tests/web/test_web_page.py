@@ -15,9 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browsers import PHONE, chromium
+from helpers import uvicorn_thread
 from static_host import Served, static_host
 
 from kosti.record import Record, replay
@@ -33,29 +32,13 @@ from kosti.web.site import Site, asset, build, export, page_assets
 
 pytestmark = pytest.mark.timeout(600)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-]
-PHONE = {"width": 390, "height": 844}
 ARTIFACTS = Path(os.environ.get("KOSTI_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts"))
 
 FIRST_VISIT_BYTES = 10_000_000
 FIRST_THROW_SECONDS = 5.0
 BUDGET: dict[str, Any] = {}
-
-
-def chromium_path() -> str:
-    found = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
-    if not found:
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +56,8 @@ def host(exported: Path) -> Iterator[tuple[str, Served]]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 class Phone:
@@ -543,28 +524,12 @@ def new_build(site: Site) -> Site:
 @contextmanager
 def served_by_kosti(database: Path) -> Iterator[str]:
     """``kosti serve``'s application (online tables and the page for local play) on loopback."""
-    import uvicorn
-
     from kosti.server.app import create_app
     from kosti.server.settings import ServerSettings
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     settings = ServerSettings(database_url=f"sqlite:///{database}", bot_delay=0.02)
-    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 60
-        while not server.started:
-            assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-            time.sleep(0.02)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
+    with uvicorn_thread(create_app(settings)) as url:
+        yield url
 
 
 def test_kosti_serve_offers_the_same_play_on_this_device(
