@@ -205,3 +205,37 @@ async def test_dice_marked_but_not_thrown_are_marked_again_after_resume(tmp_path
         session = second.session
         assert session is not None
         assert session.table == [3, 6, 3, 1, 3] and session.marked == {0, 2, 4} and session.marks_held
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("preset", "throws", "keys", "marked"),
+    [
+        # the 3s held through a throw, then one of them let go
+        ("poker-free", [(3, 6, 3, 1, 3), (2, 2)], ("t", "1", "3", "5", "t", "1"), [2, 4]),
+        # a straight: every die picked by itself to set aside, then the 5 unpicked
+        ("thousand-v2", [(1, 5, 2, 3, 4)], ("t", "2"), [0, 2, 3, 4]),
+        # all of them unpicked
+        ("thousand-v2", [(1, 5, 2, 3, 4)], ("t", "1", "2", "3", "4", "5"), []),
+    ],
+)
+async def test_dice_the_player_unmarked_stay_unmarked_after_resume(
+    tmp_path: Path, preset: str, throws: list[tuple[int, ...]], keys: tuple[str, ...], marked: list[int]
+) -> None:
+    # the replay marks dice by itself (held through a throw, scoring): the player's unmarking wins
+    path = tmp_path / "game.json"
+    config = PlayConfig(lang="ru", preset=preset, seats=[Seat("Аня")], bot_delay=0, record=path)
+    first = KostiApp(config, dice=ScriptedDice(throws))
+    async with first.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.pause()
+        assert first.session is not None and sorted(first.session.marked) == marked
+        await pilot.press("q")
+    assert load(path).extra["marked"] == marked
+    second = KostiApp(
+        PlayConfig(lang="ru", resume=load(path), record=path, bot_delay=0), dice=ScriptedDice([])
+    )
+    async with second.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        assert second.session is not None and sorted(second.session.marked) == marked

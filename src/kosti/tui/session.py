@@ -614,24 +614,27 @@ class Session:
         """Write the record to its file (:class:`~kosti.tui.saving.RecordFile`); the path,
         or ``None`` when the game is not saved. The dice marked but not thrown yet are kept
         beside it (``marked``: their places on the table) so that a resumed game shows them
-        marked again; they are no decision of the record and nothing replays them."""
+        marked again; they are no decision of the record and nothing replays them. With dice on
+        the table it is written even when none is marked: the replay marks some by itself (the
+        dice held through a throw, those that score), and the player may have unmarked them."""
         extra = self.recorder.record.extra
         extra.pop(MARKED, None)
-        if self.marked and self.view.player is not None:
+        if self.table and self.view.player is not None:
             extra[MARKED] = sorted(self.marked)
         return self.file.save(self.recorder.record)
 
     def _remark(self, places: object) -> None:
-        """Mark again the dice a left game had marked (:meth:`save`), each as the player would
-        (:meth:`toggle`); a place that may not be marked now is left as it is."""
+        """Mark the dice as a left game had them (:meth:`save`): each die the replay marked or
+        left otherwise is toggled as the player would (:meth:`toggle`); a place that may not be
+        toggled now is left as it is."""
         if not isinstance(places, list):
             return
-        for place in places:
-            if isinstance(place, int) and not isinstance(place, bool) and place not in self.marked:
-                try:
-                    self.toggle(place)
-                except Refused:
-                    continue
+        wanted = {place for place in places if isinstance(place, int) and not isinstance(place, bool)}
+        for place in sorted(self.marked ^ wanted):
+            try:
+                self.toggle(place)
+            except Refused:
+                continue
 
     def record_json(self) -> dict[str, Any]:
         data: dict[str, Any] = json.loads(self.recorder.record.dumps())
