@@ -166,3 +166,23 @@ async def test_a_new_players_name_is_checked_the_same_way(lang: str) -> None:
         await pilot.click(bot_row.query_one(Button))
         await pilot.pause()
         assert [s.name for s in seats(app)] == [words["you"], "Anna"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.asyncio
+async def test_delete_twice_removes_the_seats_from_the_focused_one_down(lang: str) -> None:
+    app = new_game(lang)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        screen.seats[:] = [Seat("Аня"), Seat("Боря"), Seat("Вера"), Seat("Гена")]
+        screen._show_players()
+        await pilot.pause()
+        app.screen.query_one(f"#seat-remove-{screen._seat_generation}-1", Button).focus()
+        await pilot.press("delete")
+        await pilot.pause()
+        assert [s.name for s in seats(app)] == ["Аня", "Вера", "Гена"]
+        await pilot.press("delete")  # the focus stayed in the second row: Вера goes, not Гена
+        await pilot.pause()
+        assert [s.name for s in seats(app)] == ["Аня", "Гена"]

@@ -396,6 +396,16 @@ class SetupScreen(Screen[None]):
         del self.seats[seat]
         self._error()
         self._show_players()
+        if self.seats:
+            # the rows are new: the focus goes to the ✕ now in the removed one's place, so that
+            # Delete again removes the next seat down, not the last one seated
+            place = min(seat, len(self.seats) - 1)
+            self.call_after_refresh(self._focus_remove, f"#seat-remove-{self._seat_generation}-{place}")
+
+    def _focus_remove(self, selector: str) -> None:
+        found = self.query(selector)
+        if found:
+            found.first().focus()
 
     # -- start -------------------------------------------------------------------
 
