@@ -24,6 +24,7 @@ import dataclasses
 import ipaddress
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 from kosti.rules.presets import Variant
@@ -150,6 +151,25 @@ def skeleton(name: str) -> str:
     # small letters that only look Latin in small form (һ, ԁ)
     shown = unicodedata.normalize("NFKC", name).upper().translate(_LOOKALIKES)
     return " ".join(shown.casefold().translate(_LOOKALIKES).split())
+
+
+def distinct_name(name: str, shown: Iterable[str]) -> str:
+    """``name`` normalised (:func:`normalize_name`), unless it looks like (same :func:`skeleton`)
+    one of the names ``shown`` at the table: then :class:`Refusal` ``name_taken`` naming that one.
+
+    >>> distinct_name("  Вера ", ["Умник"])
+    'Вера'
+    >>> distinct_name("умник", ["Умник"])
+    Traceback (most recent call last):
+    ...
+    kosti.errors.Refusal: someone at this table is called Умник already
+    """
+    name = normalize_name(name)
+    mine = skeleton(name)
+    for other in shown:
+        if skeleton(other) == mine:
+            raise Refusal("name_taken", why="player", name=other)
+    return name
 
 
 def _script(ch: str) -> str:

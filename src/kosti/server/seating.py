@@ -16,7 +16,7 @@ from kosti.roller import FairDice, commitment
 from kosti.server.bots import bot_name
 from kosti.server.events import Abandon, Back, BotSeated, Join, Leave, Rematch, Reserve, Start, TableEvent
 from kosti.server.fair import combine_client_seeds, rolloff
-from kosti.server.limits import normalize_name, skeleton
+from kosti.server.limits import distinct_name, normalize_name, skeleton
 from kosti.server.refusal import Refusal
 from kosti.server.table import Seat, Table, token_hash
 from kosti.server.words import shown_name
@@ -148,23 +148,20 @@ def _check_name(table: Table, name: str) -> str:
     (same skeleton: case and lookalike letters aside) a name shown at this table in any
     language, a bot's included, or the name a bot of this server is shown under."""
     name = normalize_name(name)
-    mine = skeleton(name)
-    if mine in table.bots.reserved_names():
+    if skeleton(name) in table.bots.reserved_names():
         raise Refusal("name_taken", why="bot", name=name)
+    shown: list[str] = []
     for seat, occupant in enumerate(table.seats):
         if occupant is None:
             continue
-        shown = [occupant.name, *(shown_name(table, seat, lang) for lang in LANGUAGES)]
+        shown += [occupant.name, *(shown_name(table, seat, lang) for lang in LANGUAGES)]
         if (
             occupant.bot is not None
         ):  # a bot alone of its level is shown without its seat, until another comes
             shown += [
                 bot_name(occupant.bot, seat, lang, alone) for lang in LANGUAGES for alone in (False, True)
             ]
-        for one in shown:
-            if skeleton(one) == mine:
-                raise Refusal("name_taken", why="player", name=one)
-    return name
+    return distinct_name(name, shown)
 
 
 def _bot_name(table: Table, level: str, seat: int) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterable
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -30,7 +29,7 @@ from kosti.rules.options import Options
 from kosti.rules.presets import PRESETS, Variant, variant
 
 # the server's own rules for a name (it needs none of the server's packages to run)
-from kosti.server.limits import normalize_name, skeleton
+from kosti.server.limits import distinct_name
 from kosti.tui.session import Seat
 from kosti.tui.text import sentence
 
@@ -67,27 +66,6 @@ def editable_options(options: Options) -> list[tuple[str, str, Any, tuple[Any, .
         if kind is not None:
             result.append((f.name, kind, getattr(options, f.name), typing.get_args(hints[f.name])))
     return result
-
-
-def checked_name(name: str, others: Iterable[str]) -> str:
-    """``name`` as a seat is shown under it (trimmed, NFKC), if the server would take it
-    (:func:`~kosti.server.limits.normalize_name`) and it does not look like (same skeleton: case
-    and lookalike letters aside) any of ``others``; else :class:`~kosti.errors.Refusal`
-    ``bad_name`` or ``name_taken`` saying why.
-
-        >>> checked_name("  Вера ", ["Умник"])
-        'Вера'
-        >>> checked_name("умник", ["Умник"])
-        Traceback (most recent call last):
-        ...
-        kosti.errors.Refusal: someone at this table is called Умник already
-    """
-    name = normalize_name(name)
-    mine = skeleton(name)
-    for other in others:
-        if skeleton(other) == mine:
-            raise Refusal("name_taken", why="player", name=other)
-    return name
 
 
 def bot_name(level: str, taken: list[str], t: Catalog) -> str:
@@ -315,7 +293,7 @@ class SetupScreen(Screen[None]):
 
     def _name_for(self, text: str, seat: int | None = None) -> str:
         """``text`` as the name of ``seat`` (a new one: ``None``), or :class:`Refusal` saying why."""
-        return checked_name(text, (s.name for i, s in enumerate(self.seats) if i != seat))
+        return distinct_name(text, (s.name for i, s in enumerate(self.seats) if i != seat))
 
     @on(Input.Changed, ".seat-name")
     def _check_name(self, event: Input.Changed) -> None:
