@@ -18,6 +18,7 @@ from server_helpers import (
     fast_settings,
     first_legal_bots,
     new_table,
+    play_on,
     postgres_database,
     redis_url,
     seat_players,
@@ -233,3 +234,78 @@ def test_the_page_words_every_phrase_in_both_languages() -> None:
     for key in EMOTES:
         assert re.search(rf'"emote\.{key}": "[^"]+"', english), key
         assert re.search(rf'"emote\.{key}": "[^"]+"', russian), key
+
+
+def test_a_phrase_of_the_wrong_form_is_refused_and_nothing_is_sent(client: TestClient) -> None:
+    """A list for a message, a key that is no string, an overlong one or one with more fields: each
+    a ``bad_message`` that says nothing of what was sent and reaches nobody."""
+    table_id, tokens = table_of_two(client)
+    with (
+        client.websocket_connect(f"/ws/{table_id}?lang=ru") as anna,
+        client.websocket_connect(f"/ws/{table_id}") as watcher,
+    ):
+        first_state(anna)
+        first_state(watcher)
+        long = "x" * 201
+        for message in (
+            [emote(tokens[0])],
+            "good_luck",
+            {**emote(tokens[0]), "emote": 7},
+            {**emote(tokens[0]), "emote": ["good_luck"]},
+            {**emote(tokens[0]), "emote": None},
+            {**emote(tokens[0]), "emote": long},
+            {**emote(tokens[0]), "emote": ""},
+            {**emote(tokens[0]), "token": ""},
+            {**emote(tokens[0]), "seat": 1},
+        ):
+            answer = refusal(anna, message)  # type: ignore[arg-type]
+            assert answer["code"] == "bad_message", (message, answer)
+            assert long not in answer["reason"] and tokens[0] not in answer["reason"]
+        quiet(watcher)
+
+
+def test_a_token_of_another_table_says_nothing_at_this_one(client: TestClient) -> None:
+    table_id, _ = table_of_two(client)
+    other_id, others = table_of_two(client)
+    with (
+        client.websocket_connect(f"/ws/{table_id}") as mallory,
+        client.websocket_connect(f"/ws/{table_id}") as watcher,
+        client.websocket_connect(f"/ws/{other_id}") as there,
+    ):
+        for socket in (mallory, watcher, there):
+            first_state(socket)
+        answer = refusal(mallory, emote(others[0]))
+        assert answer["code"] == "unknown_token"
+        for socket in (watcher, there):
+            quiet(socket)
+
+
+def test_the_sockets_of_one_seat_share_its_pace(client: TestClient) -> None:
+    """Two sockets of a seat (two tabs, or a flooder) are one seat: the second waits as the first."""
+    table_id, tokens = table_of_two(client)
+    with (
+        client.websocket_connect(f"/ws/{table_id}") as first,
+        client.websocket_connect(f"/ws/{table_id}") as second,
+    ):
+        first_state(first)
+        first_state(second)
+        first.send_json(emote(tokens[0]))
+        for socket in (first, second):
+            assert socket.receive_json()["emote"] == "good_luck"
+        answer = refusal(second, emote(tokens[0], "wow"))
+        assert (answer["code"], answer["params"]["why"]) == ("rate_limited", "emotes")
+        quiet(first)
+
+
+def test_the_players_may_say_good_game_when_it_is_over(client: TestClient) -> None:
+    """A finished game's seats are still its players: a phrase then is said, and changes nothing."""
+    table_id, tokens = table_of_two(client)
+    with client.websocket_connect(f"/ws/{table_id}") as socket:
+        state = play_on(socket, tokens, first_state(socket), 200)
+        assert state["table"]["game"]["finished"]
+        record = client.get(f"/api/tables/{table_id}/record").json()
+        socket.send_json(emote(tokens[1], "good_game"))
+        said = {"type": "emote", "seat": 1, "emote": "good_game", "version": state["version"]}
+        assert socket.receive_json() == said
+        quiet(socket)
+    assert client.get(f"/api/tables/{table_id}/record").json() == record
