@@ -23,6 +23,7 @@ import httpx
 import pytest
 from browsers import DESKTOP, PHONE, chromium
 from server_helpers import fast_settings, uvicorn_thread
+from websockets.sync.client import connect
 
 from kosti import roller
 from kosti.errors import Refusal
@@ -357,6 +358,13 @@ def seated_with_bots(preset: str, players: int) -> tuple[str, int, str]:
     for _ in range(players - 1):
         httpx.post(f"{base}/api/tables/{table_id}/bots", json={"level": "random", "token": me["token"]})
     return table_id, me["seat"], me["token"]
+
+
+def shown_names(table_id: str, lang: str) -> dict[str, str]:
+    """The name each player of a table is shown by to a reader of ``lang``, by the record's name."""
+    with connect(f"{BASE[0].replace('http', 'ws', 1)}/ws/{table_id}?lang={lang}") as socket:
+        seats = json.loads(socket.recv())["table"]["seats"]
+    return {seat["name"]: seat["shown"] for seat in seats if seat["name"]}
 
 
 def english_only_words() -> list[str]:
@@ -962,6 +970,10 @@ def test_check_the_dice_is_the_browsers_own_and_names_a_changed_die(browser: Any
         f"{counted} and the players' seed: every die is the one the record shows.",
     )
     assert f"{BASE[0]}/api/tables/{table_id}/record" in asked
+    # the page drawn again (a resize: a phone's address bar folding away) keeps the verdict
+    page.set_viewport_size({"width": 1280, "height": 700})
+    page.wait_for_timeout(400)
+    assert page.locator("#verdict").inner_text() == "Fair dice."
     # the record the page is given with one die changed: the server's check (a second opinion,
     # of its own record) still says fair; the page's verdict is its own, and names the die
     turn = raw["turns"][2]
@@ -979,7 +991,8 @@ def test_check_the_dice_is_the_browsers_own_and_names_a_changed_die(browser: Any
     assert verdict_shown == "Not fair."
     assert dice_shown == (
         f"This browser recomputed {throws} throws ({dice} dice) from the seeds; "
-        f"the last one does not match the record. Turn 3 ({turn['player']}), throw 1: the record shows "
+        f"the last one does not match the record. Turn 3 ({shown_names(table_id, 'en')[turn['player']]}), "
+        "throw 1: the record shows "
         f"{recorded}, the seeds give {' '.join(map(str, roll))}; die 2 differs."
     )
     assert "every move follows the rules" in page.locator("#verify-server").inner_text()
@@ -998,12 +1011,15 @@ def test_check_the_dice_is_the_browsers_own_and_names_a_changed_die(browser: Any
     given = " ".join(map(str, changed["rolloff"][0]["roll"]))
     assert shown[1] == (
         "Этот браузер пересчитал по зёрнам 1 бросок (5 костей); последний бросок не совпадает с записью. "
-        f"Жребий на первый ход, бросок 1 ({first['player']}): в записи {given}, "
+        f"Жребий на первый ход, бросок 1 ({shown_names(table_id, 'ru')[first['player']]}): в записи {given}, "
         f"а зёрна дают {' '.join(map(str, first['roll']))}."
     )
     boris.page.unroute(record_url)
     shown = check(boris)
     assert shown[0] == "Кости честные."
+    # Борис came after the end: his browser never saw the fingerprint promised, and says so
+    seed_line = boris.page.locator("#verify-seed").inner_text()
+    assert "этот браузер пришёл после первого броска" in seed_line and "был обещан до" not in seed_line
     assert shown[1] == (
         "Этот браузер сам пересчитал по раскрытому зерну и зерну игроков "
         f"{russian(verdict.throws, 'бросок', 'броска', 'бросков')} "

@@ -36,6 +36,7 @@ const app = {
   entry: { faces: [], edit: null },
   notice: "",
   emotes: [], // the quick phrases heard at this table lately: {seat, key, version, at}
+  checked: null, // the dice check asked for here, {seed, box}: kept when the page is drawn again
 };
 
 // -- helpers ------------------------------------------------------------------
@@ -1160,9 +1161,15 @@ function renderFair(view) {
   // the commitment as this page saw it before the end: the revealed seed is checked against it
   const seen = `kosti.commitment.${app.tableId}`;
   if (!fair.server_seed && !localStorage.getItem(seen)) localStorage.setItem(seen, fair.server_seed_sha256);
-  const result = el("div", { id: "verify-result", "aria-live": "polite" });
+  // a check under way or done stays when the page is drawn again (a resize, a new state)
+  const kept = app.checked && fair.server_seed && app.checked.seed === fair.server_seed ? app.checked.box : null;
+  const result = kept || el("div", { id: "verify-result", "aria-live": "polite" });
+  const verify = () => {
+    app.checked = { seed: fair.server_seed, box: result };
+    verifyDice(fair, localStorage.getItem(seen), result);
+  };
   const check = fair.server_seed
-    ? el("button", { type: "button", id: "verify", class: "primary", text: t("verify"), onclick: () => verifyDice(fair, localStorage.getItem(seen), result) })
+    ? el("button", { type: "button", id: "verify", class: "primary", text: t("verify"), onclick: verify })
     : el("p", { class: "muted", text: t("verifyLater") });
   return el(
     "details",
@@ -1214,7 +1221,10 @@ async function verifyDice(fair, seen, box) {
     const hash = await sha256Hex(fair.server_seed);
     const promised = seen || fair.server_seed_sha256;
     const same = hash === promised && hash === fair.server_seed_sha256;
-    lines.push({ id: "verify-seed", text: same ? t("verifySeedOk") : t("verifySeedBad") });
+    // a browser that came after the first throw never saw the promise: it can only say the seed
+    // matches the fingerprint the server shows now, not that it was promised before
+    const said = !same ? "verifySeedBad" : seen ? "verifySeedOk" : "verifySeedUnseen";
+    lines.push({ id: "verify-seed", text: t(said) });
     let checked = null;
     try {
       checked = await checkGame(await api(tablePath("/record")), fair);
@@ -1241,7 +1251,7 @@ function diceChecked(checked) {
   const counted = { throws: t("throwsCount", { n: checked.throws }), dice: t("diceCount", { n: checked.dice }) };
   if (checked.status === "fair") return t("verifyDiceOk", counted);
   const bad = checked.mismatch;
-  const faces = { recorded: bad.faces.join(" "), expected: bad.expected.join(" "), player: bad.player, throw: bad.throw };
+  const faces = { recorded: bad.faces.join(" "), expected: bad.expected.join(" "), player: displayName(bad.player), throw: bad.throw };
   const where = bad.rolloff
     ? t("verifyRolloffBad", faces)
     : `${t("verifyThrowBad", { ...faces, turn: bad.turn })} ${t("verifyDiceDiffer", { n: bad.dice.length, list: bad.dice.join(", ") })}`;
