@@ -6,7 +6,7 @@
 import { alertTurn, audioContext, canVibrate, setVibration, soundOn, vibrationOn } from "./alerts.js";
 import { optionValue, renderBoard } from "./board.js";
 import { dieFace, el, markdown, markdownInline, svg } from "./dom.js";
-import { canCheck, checkGame } from "./fair.js";
+import { canCheck, checkGame, seedFingerprint } from "./fair.js";
 import { cellName, duration, initLanguage, language, loadWords, setLanguage, t, w, word } from "./i18n.js";
 import { levelName, renderHome } from "./home.js";
 import { renderKeeper } from "./keeper.js";
@@ -1193,14 +1193,6 @@ function renderFair(view) {
   );
 }
 
-/** The hex of a SHA-256 of bytes given in hex, by the browser's own crypto (null where it has none). */
-async function sha256Hex(hex) {
-  if (!globalThis.crypto || !crypto.subtle) return null;
-  const bytes = new Uint8Array(hex.match(/../g).map((b) => parseInt(b, 16)));
-  const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** Check the dice, in this browser: the revealed seed against the commitment this page saw before
  * the first throw (its own SHA-256), then every die of the game's record recomputed from that
  * seed and the client seed with its own HMAC-SHA-256 (fair.js) and compared with the record. The
@@ -1218,7 +1210,7 @@ async function verifyDice(fair, seen, box) {
   let verdict = "unchecked";
   if (!canCheck()) lines.push({ id: "verify-dice", text: t("verifyNoCrypto") });
   else {
-    const hash = await sha256Hex(fair.server_seed);
+    const hash = await seedFingerprint(fair.server_seed);
     const promised = seen || fair.server_seed_sha256;
     const same = hash === promised && hash === fair.server_seed_sha256;
     // a browser that came after the first throw never saw the promise: it can only say the seed

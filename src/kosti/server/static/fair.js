@@ -31,11 +31,22 @@ export function faceOf(bytes) {
   return null;
 }
 
+/** The bytes of a seed given in hex; an Error when it is not hex bytes. */
+function seedBytes(serverSeedHex) {
+  if (typeof serverSeedHex !== "string" || !/^(?:[0-9a-f]{2})+$/.test(serverSeedHex)) throw new Error("the server seed is not hex bytes");
+  return new Uint8Array(serverSeedHex.match(/../g).map((b) => parseInt(b, 16)));
+}
+
 /** The server seed given in hex as an HMAC-SHA-256 key for signing; an Error when it is not hex bytes. */
 export async function seedKey(serverSeedHex) {
-  if (typeof serverSeedHex !== "string" || !/^(?:[0-9a-f]{2})+$/.test(serverSeedHex)) throw new Error("the server seed is not hex bytes");
-  const bytes = new Uint8Array(serverSeedHex.match(/../g).map((b) => parseInt(b, 16)));
-  return crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return crypto.subtle.importKey("raw", seedBytes(serverSeedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+/** The SHA-256 of a seed given in hex, in hex: its fingerprint, as the server shows it before the
+ * first throw; an Error when it is not hex bytes. */
+export async function seedFingerprint(serverSeedHex) {
+  const digest = await crypto.subtle.digest("SHA-256", seedBytes(serverSeedHex));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Die `index` (from 0) of throw `nonce`, 1..6, exactly as kosti.roller.fair_die gives it.
