@@ -162,7 +162,7 @@ def distinct_name(name: str, shown: Iterable[str]) -> str:
     >>> distinct_name("умник", ["Умник"])
     Traceback (most recent call last):
     ...
-    kosti.errors.Refusal: someone at this table is called Умник already
+    kosti.server.refusal.Refusal: someone at this table is called Умник already
     """
     name = normalize_name(name)
     mine = skeleton(name)

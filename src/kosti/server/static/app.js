@@ -1215,8 +1215,8 @@ async function verifyDice(fair, seen, box) {
     const same = hash === promised && hash === fair.server_seed_sha256;
     // a browser that came after the first throw never saw the promise: it can only say the seed
     // matches the fingerprint the server shows now, not that it was promised before
-    const said = !same ? "verifySeedBad" : seen ? "verifySeedOk" : "verifySeedUnseen";
-    lines.push({ id: "verify-seed", text: t(said) });
+    const said = !same ? t("verifySeedBad") : seen ? t("verifySeedOk") : t("verifySeedUnseen");
+    lines.push({ id: "verify-seed", text: said });
     let checked = null;
     try {
       checked = await checkGame(await api(tablePath("/record")), fair);
