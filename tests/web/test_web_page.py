@@ -389,6 +389,11 @@ def test_the_scorekeeper_with_an_undo_and_an_edit_then_closed_and_opened_again_o
     page.wait_for_selector("#keeper")
     assert phone.version() == seen
     assert re.search(r"\b15\b", page.locator("#turn-total").inner_text())  # 10, then the 5 of 5 2 3
+    # reloaded at the table, the page asks for it before the engine has booted: it waits, then shows it
+    page.reload()
+    page.wait_for_selector("body[data-engine^=ready]", timeout=240_000)
+    page.wait_for_selector("#keeper")
+    assert re.search(r"\b15\b", page.locator("#turn-total").inner_text())
     phone.check()
     page.screenshot(path=str(artifact(f"local-scorekeeper-{lang}-resumed.png")), full_page=True)
     phone.offline(False)

@@ -12,7 +12,12 @@ import * as store from "./store.js";
 const SNAPSHOTS = "kosti-snapshot";
 
 let host = null;
-let booting = null;
+let bootStarted = false;
+let bootWith = null;
+// what every other message waits for: the page may send a request or open a socket before its
+// "boot" (it boots the worker once the service worker controls the page, a reload at a table asks
+// for the table at once), and such a message waits here instead of meeting no Python
+const booting = new Promise((resolve) => (bootWith = resolve));
 
 function post(message) {
   self.postMessage(message);
@@ -122,8 +127,11 @@ async function boot(config, botDelay) {
 
 async function handle(message) {
   if (message.op === "boot") {
-    booting = booting || boot(message.config, message.botDelay);
-    booting.catch((error) => post({ op: "failed", message: String(error && error.message ? error.message : error) }));
+    if (bootStarted) return;
+    bootStarted = true;
+    const started = boot(message.config, message.botDelay);
+    started.catch((error) => post({ op: "failed", message: String(error && error.message ? error.message : error) }));
+    bootWith(started);
     return;
   }
   const ready = await booting;
