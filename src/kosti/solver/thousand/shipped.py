@@ -9,7 +9,7 @@ says what it wrote). A shipped file is an ``.npz`` of two arrays:
   them), the fixed-point scale and the solve's own figures;
 * ``planes``: the values ``V[i, j]`` as integers ``round(V · 2**BITS)``, each row differenced
   (neighbouring statuses have close values), zigzag-coded, cut to :data:`PLANE_BYTES` bytes and
-  laid out byte plane by byte plane, LZMA-compressed.
+  laid out byte plane by byte plane (:mod:`kosti.solver.planes`), LZMA-compressed.
 
 The fixed point keeps every value to within ``2**-(BITS + 1)`` (7e-12), well inside the 1e-9 to
 which the shipped values must satisfy the optimality equations, and it is what makes the file
@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from kosti.rules.presets import Variant
+from kosti.solver.planes import from_planes, to_planes
 
 BITS = 36
 """The fixed-point scale of the shipped values: 2**-36 is 1.5e-11."""
@@ -64,23 +65,14 @@ def digests() -> dict[str, str]:
 def encode(values: np.ndarray[Any, Any]) -> bytes:
     """``values`` (floats in 0..1) as the compressed byte planes of the module docstring."""
     fixed = np.rint(values * float(1 << BITS)).astype(np.int64)
-    steps = np.diff(fixed, axis=1, prepend=0)
-    zigzag = ((steps << 1) ^ (steps >> 63)).astype(np.uint64)
-    if int(zigzag.max(initial=0)) >= 1 << (8 * PLANE_BYTES):
-        raise ValueError("a difference does not fit the shipped planes")
-    planes = zigzag.view(np.uint8).reshape(-1, 8)[:, :PLANE_BYTES].T.copy()
-    return lzma.compress(planes.tobytes(), preset=9 | lzma.PRESET_EXTREME)
+    planes = to_planes(np.diff(fixed, axis=1, prepend=0), PLANE_BYTES)
+    return lzma.compress(planes, preset=9 | lzma.PRESET_EXTREME)
 
 
 def decode(data: bytes, shape: tuple[int, int]) -> np.ndarray[Any, Any]:
     """The values that :func:`encode` compressed, as float64 of ``shape``."""
-    planes = np.frombuffer(lzma.decompress(data), np.uint8).reshape(PLANE_BYTES, -1)
-    wide = np.zeros((planes.shape[1], 8), np.uint8)
-    wide[:, :PLANE_BYTES] = planes.T
-    zigzag = wide.view(np.uint64).reshape(shape)
-    steps = (zigzag >> np.uint64(1)).astype(np.int64) ^ -(zigzag & np.uint64(1)).astype(np.int64)
-    fixed = np.cumsum(steps, axis=1)
-    return fixed.astype(np.float64) / float(1 << BITS)
+    steps = from_planes(lzma.decompress(data), PLANE_BYTES).reshape(shape)
+    return np.cumsum(steps, axis=1).astype(np.float64) / float(1 << BITS)
 
 
 def statuses_digest(rows: np.ndarray[Any, Any]) -> str:
