@@ -14,6 +14,7 @@ from kosti.bots.base import Advice
 from kosti.games.base import GameState
 from kosti.roller import ScriptedDice
 from kosti.rules.presets import variant
+from kosti.solver.progress import Estimate
 from kosti.solver.tables import SolveCancelled
 from kosti.tui.advice import Hints, SolveProgress
 from kosti.tui.app import KostiApp, PlayConfig
@@ -35,14 +36,27 @@ def test_progress_estimates_the_time_left_from_the_pace_so_far() -> None:
     assert not progress.running
 
 
+def test_before_there_is_a_pace_the_time_left_is_what_the_solve_said_up_front() -> None:
+    progress = SolveProgress()
+    progress.estimate(Estimate(1_936_522, "states", 380.0, 1.0e9, 133e6, False))
+    progress(0, 100)
+    assert progress.seconds_left(progress.started + 5) == 380.0
+    progress(50, 100)
+    assert progress.seconds_left(progress.started + 10) == pytest.approx(10.0)  # then the pace
+    progress.reset()
+    assert progress.guess is None and progress.seconds_left() is None
+
+
 class SlowSolver:
-    """Reports a quarter done, then waits; stops as the real solver does when cancelled."""
+    """Says what it will take, reports a quarter done, then waits; stops as the real solver does
+    when cancelled."""
 
     def __init__(self, progress: SolveProgress) -> None:
         self.progress = progress
         self.started = threading.Event()
 
     def advise(self, state: GameState) -> list[Advice]:
+        self.progress.estimate(Estimate(1_936_522, "states", 380.0, 1.0e9, 133e6, False))
         self.progress(0, 4)
         self.progress(1, 4)
         self.started.set()
@@ -89,6 +103,7 @@ async def test_the_screen_shows_the_solve_and_escape_cancels_it_while_play_goes_
         await pilot.pause(0.4)
         message = str(app.screen.query_one("#message").render())
         assert "25%" in message and "left" in message and "Escape" in message
+        assert "133 MB kept on disk" in message
         await pilot.press("1", "2", "3", "4", "t")  # the game goes on while it solves
         assert session.state.dice == (1, 2, 3, 4, 6)  # type: ignore[attr-defined]
         assert session.state.throws == 2  # type: ignore[attr-defined]

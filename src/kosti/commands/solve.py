@@ -16,6 +16,7 @@ from kosti.actions import to_json
 from kosti.commands.common import LangOption, emit, fail, language, reason, refuse
 from kosti.errors import KostiError
 from kosti.rules.presets import variant
+from kosti.solver.progress import Estimate
 
 CAP_HELP = (
     "Banked throws the solver tracks (default: every bank the sheet can reach, exact); "
@@ -49,12 +50,13 @@ class _Bar:
         name = PHASE_NAMES.get(self.name, self.name)
         return f"{name} ({self.subject})" if self.subject else name
 
-    def estimate(self, statuses: int, seconds: float, size: float) -> None:
-        """Say up front what a «Тысяча» solve will take (:func:`~kosti.solver.thousand.solve.estimate`)."""
-        took = "under a minute" if seconds < 60 else f"about {round(seconds / 60)} min"
+    def estimate(self, what: Estimate) -> None:
+        """Say up front what a long solve will take (:class:`~kosti.solver.progress.Estimate`)."""
+        took = "under a minute" if what.seconds < 60 else f"about {round(what.seconds / 60)} min"
+        keeps = "Ctrl-C keeps the work done" if what.resumable else "Ctrl-C stops it"
         line = (
-            f"{self.subject}: {statuses} statuses a player; {took} and {size / 1e9:.1f} GB "
-            "on two cores (an estimate); Ctrl-C keeps the work done"
+            f"{self.subject}: {what.positions:,} {what.unit}; {took}, {_bytes(what.memory)} of memory "
+            f"and {_bytes(what.disk)} on disk, on two cores (an estimate); {keeps}"
         )
         if self.progress is not None:
             self.progress.console.print(line, soft_wrap=True, markup=False, highlight=False)
@@ -78,6 +80,11 @@ class _Bar:
     def close(self) -> None:
         if self.progress is not None:
             self.progress.stop()
+
+
+def _bytes(size: float) -> str:
+    """``size`` bytes as a person reads them: ``1.1 GB``, ``133 MB``."""
+    return f"{size / 1e9:.1f} GB" if size >= 1e9 else f"{max(1, round(size / 1e6))} MB"
 
 
 INTERRUPTED = "kosti: interrupted; the work so far is saved: run the same command again to resume"

@@ -465,7 +465,7 @@ class Model:
         valid &= self.reachable[column][um_flat | lm_flat << len(UPPER_CELLS)]
         lm_flat = lm_flat[valid]
         p_flat = p_flat[valid]
-        filled = _popcount(lm_flat) + _popcount(self.pair_um[p_flat])
+        filled = popcount(lm_flat) + popcount(self.pair_um[p_flat])
         yc = int(self.cfg[Cfg.YAHTZEE_CELL])
         levels = []
         for level in range(len(UPPER_CELLS) + n_lower - 1, -1, -1):
@@ -487,12 +487,13 @@ def reach(cfg: I64, column: int, upper_masks: I64, lower_masks: I64) -> I64:
     """The most throws states of ``column`` with these recorded cells can have banked."""
     return (
         int(cfg[Cfg.BANK_COLUMN]) * column
-        + int(cfg[Cfg.BANK_UPPER]) * _popcount(upper_masks)
-        + int(cfg[Cfg.BANK_LOWER]) * _popcount(lower_masks)
+        + int(cfg[Cfg.BANK_UPPER]) * popcount(upper_masks)
+        + int(cfg[Cfg.BANK_LOWER]) * popcount(lower_masks)
     )
 
 
-def _popcount(a: I64) -> I64:
+def popcount(a: I64) -> I64:
+    """The number of bits set in each of ``a`` (recorded cells in a mask)."""
     result = np.zeros_like(a)
     x = a.copy()
     while np.any(x):

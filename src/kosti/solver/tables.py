@@ -17,7 +17,7 @@ import numpy as np
 import platformdirs
 
 from kosti.errors import OptionError
-from kosti.rules.options import SheetOptions
+from kosti.rules.options import UPPER_CELLS, SheetOptions
 from kosti.rules.presets import Variant
 from kosti.solver.model import (
     F64,
@@ -27,9 +27,10 @@ from kosti.solver.model import (
     build_model,
     default_cap,
     exact_bank_cap,
+    popcount,
 )
 from kosti.solver.planes import from_planes, to_planes, width
-from kosti.solver.progress import Progress, SolveCancelled, begin, report
+from kosti.solver.progress import Estimate, Progress, SolveCancelled, begin, report, tell
 
 __all__ = ["PROGRESS_STEPS", "Progress", "Solution", "SolveCancelled", "cache_dir", "is_solved", "solve"]
 
@@ -133,6 +134,9 @@ def solve(
         if loaded is not None:
             _MEMORY[key] = loaded
             return loaded
+    guess = estimate(model)
+    if guess.seconds > TELL_ABOVE:
+        tell(progress, guess)
     compile_solver(model.options, progress)  # before the clock starts: the seconds are the solve's own
     start = time.perf_counter()
     values = backward_induction(model, progress)
@@ -200,9 +204,59 @@ def in_parallel(n: int, work: Callable[[int, int], None], chunk: int = 512) -> N
             future.result()
 
 
+WORK_SECONDS = 1.03e-6
+"""Seconds a unit of :func:`state_work` takes on two cores: poker-fences' 367 million units took
+6 min 19 s on an idle two-core machine."""
+
+BASE_BYTES = 400e6
+"""What a sheet solve holds besides its table of values: the model, numba's runtime, Python."""
+
+TELL_ABOVE = 20.0
+"""A solve estimated to take longer than this many seconds is announced up front (:func:`estimate`)."""
+
+
+def state_work(model: Model, col: int, lms: I64, ps: I64, ys: I64) -> I64:
+    """About how much work solving each of these states of column ``col`` is, in units of one
+    throw's values with ``j`` throws left: every bank the state can hold (and the throws of a
+    turn) takes a pass of the chain, which costs about two such units in a free or ordered column
+    (every cell's records with it), and in an announced column one plus one for each cell chased
+    on its own after the first throw (its open lower cells, and its open upper cells unless
+    counting the face alone chases them)."""
+    chain: I64 = model.layout.top[col, lms, ps, ys] + model.throws
+    if int(model.kinds[col]) != KIND_ANNOUNCED:
+        return 2 * chain
+    chased: I64 = model.n_lower - popcount(lms)
+    if model.flags != 1:
+        chased = chased + len(UPPER_CELLS) - popcount(model.pair_um[ps])
+    return chain * (1 + chased)
+
+
+def _plan(model: Model) -> list[tuple[int, tuple[I64, I64, I64], I64]]:
+    """The levels in the order they are solved (last column first, fullest sheet first), each
+    with its states' work (:func:`state_work`)."""
+    return [
+        (col, level, state_work(model, col, *level))
+        for col in range(model.n_columns - 1, -1, -1)
+        for level in model.column_states(col)
+    ]
+
+
+def estimate(model: Model) -> Estimate:
+    """What solving ``model`` will take: its work at the pace :data:`WORK_SECONDS`, its table of
+    values and :data:`BASE_BYTES` in memory, and its cache on disk (a compact one at about 1.7
+    bytes a value, :func:`compact`)."""
+    work = sum(int(w.sum()) for _, _, w in _plan(model))
+    states = int((model.layout.slot >= 0).sum())
+    table = 8.0 * model.layout.size
+    disk = 1.7 * model.layout.size if compact(model) else table
+    return Estimate(states, "states", work * WORK_SECONDS, table + BASE_BYTES, disk, False)
+
+
 def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     """Solve every state, last column first and fullest sheet first: the phase ``solving`` of
-    ``progress``, after ``compiling`` the kernel when it is not loaded yet (:mod:`.progress`)."""
+    ``progress``, after ``compiling`` the kernel when it is not loaded yet (:mod:`.progress`).
+    The phase is reported in units of work (:func:`state_work`), so that its share done and the
+    time left worked out from it hold across columns whose states cost differently."""
     from kosti.solver import kernels  # numba is loaded only when a table must be solved
     from kosti.solver.jit import prepare
 
@@ -215,27 +269,28 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     ]
     packed = model.packed
     values = np.zeros(model.layout.size)
-    plan = [(col, level) for col in range(model.n_columns - 1, -1, -1) for level in model.column_states(col)]
-    total = sum(len(lms) for _, (lms, _, _) in plan)
+    plan = _plan(model)
+    states = sum(len(lms) for _, (lms, _, _), _ in plan)
+    total = sum(int(w.sum()) for _, _, w in plan)
     workers = threads()
     # small pieces keep both cores busy to the end of a level (the states' costs differ with
     # their open cells) and report progress often; a piece's call costs far less than its work
-    size = max(1, min(256, -(-total // PROGRESS_STEPS)))
+    size = max(1, min(256, -(-states // PROGRESS_STEPS)))
     done = 0
     begin(progress, "solving")
     report(progress, 0, total)
 
-    def work(col: int, lms: I64, ps: I64, ys: I64) -> int:
+    def work(col: int, lms: I64, ps: I64, ys: I64, weights: I64) -> int:
         by_column[col](*packed, values, col, lms, ps, ys)
-        return len(lms)
+        return int(weights.sum())
 
     with ThreadPoolExecutor(workers) as pool:
         try:
-            for col, (lms, ps, ys) in plan:
+            for col, (lms, ps, ys), weights in plan:
                 # a level's states depend only on fuller ones: its pieces can be solved in any
                 # order, and the next level waits for all of them
                 pieces = [
-                    pool.submit(work, col, lms[i : i + size], ps[i : i + size], ys[i : i + size])
+                    pool.submit(work, col, *(a[i : i + size] for a in (lms, ps, ys, weights)))
                     for i in range(0, len(lms), size)
                 ]
                 for future in as_completed(pieces):

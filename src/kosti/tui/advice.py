@@ -14,6 +14,7 @@ from kosti.errors import KostiError
 from kosti.games.base import GameState
 from kosti.levels import make_bot
 from kosti.rules.presets import Variant
+from kosti.solver.progress import Estimate
 
 
 class SolveProgress:
@@ -26,12 +27,20 @@ class SolveProgress:
         self.total = 0
         self.started = 0.0
         self._cancelled = False
+        self.guess: Estimate | None = None
+        """What the solve said up front it would take (a long one only)."""
 
     def reset(self) -> None:
         with self._lock:
             self.done = self.total = 0
             self.started = 0.0
             self._cancelled = False
+            self.guess = None
+
+    def estimate(self, what: Estimate) -> None:
+        """The solver's word, before it starts, on what the solve will take."""
+        with self._lock:
+            self.guess = what
 
     def __call__(self, done: int, total: int) -> bool:
         """The solver's callback: record the step; ``False`` (cancel the solve) once cancelled."""
@@ -55,9 +64,10 @@ class SolveProgress:
         return self.done / self.total if self.total else 0.0
 
     def seconds_left(self, now: float | None = None) -> float | None:
-        """The time the rest should take at the pace so far (``None`` before there is a pace)."""
+        """The time the rest should take at the pace so far; before there is a pace, what the
+        solve said up front (``None`` when it said nothing)."""
         if not self.done or not self.total:
-            return None
+            return self.guess.seconds if self.guess is not None else None
         elapsed = (time.monotonic() if now is None else now) - self.started
         return elapsed * (self.total - self.done) / self.done
 

@@ -407,6 +407,9 @@ class GameScreen(Screen[None]):
         left = progress.seconds_left()
         if left is not None:
             text.append("  " + self.t("hint.left", time=duration(left, self.t)), style="cyan")
+        if progress.guess is not None:
+            megabytes = max(1, round(progress.guess.disk / 1e6))
+            text.append("  " + self.t("hint.disk", n=megabytes), style="cyan")
         text.append("  " + self.t("hint.cancel_key"), style="grey62")
         self.message = text
         self.query_one("#message", Static).update(self.message)

@@ -26,7 +26,7 @@ import numpy as np
 
 from kosti.games.thousand.game import Player
 from kosti.rules.presets import Variant
-from kosti.solver.progress import SolveCancelled, begin, report
+from kosti.solver.progress import Estimate, SolveCancelled, begin, report, tell
 from kosti.solver.tables import cache_dir
 from kosti.solver.thousand import kernel, rows
 from kosti.solver.thousand.model import (
@@ -153,9 +153,9 @@ def solve(
     start = time.perf_counter()
     model = build_model(rules, low, limit, progress)
     seconds, size = estimate(model)
-    tell = getattr(progress, "estimate", None)
-    if callable(tell):
-        tell(model.n, seconds, size)
+    # the cache keeps the n × n values and the chances the model recorded
+    disk = 8.0 * model.n * model.n + 4.0 * rows.outcome_size(model)
+    tell(progress, Estimate(model.n, "statuses a player", seconds, size, disk, True))
     partial = cache_path(spec, low, "partial.npz")
     values, sweeps = None, 0
     if use_cache and not fresh:
