@@ -255,6 +255,10 @@ def test_poker_classic_two_browsers_with_a_reload(browser: Any) -> None:
     join(boris, anna.page.locator("#invite").input_value())
     for p in (anna, boris):
         p.page.wait_for_selector("#board")
+    # each seat can be taken to another device (a table of this device has no such link)
+    for p, words in ((anna, "Your seat on another device"), (boris, "Ваше место на другом устройстве")):
+        assert p.page.locator("#seat-tools summary").inner_text() == words
+        assert f"/t/{table_id}#seat=" in p.page.locator("#seat-link").input_value()
     reloaded: list[bool] = []
 
     def reload_once(made: int) -> None:

@@ -274,10 +274,18 @@ def test_online_once_then_offline_thousand_against_the_heuristic_bot(
 
 
 DEVICE_WORDS = {
-    "en": {"title": "This device", "ready": "Ready to play with no signal."},
-    "ru": {"title": "Это устройство", "ready": "Можно играть без связи."},
+    "en": {
+        "title": "This device",
+        "ready": "Ready to play with no signal.",
+        "leave": "Resign or leave the table",
+    },
+    "ru": {
+        "title": "Это устройство",
+        "ready": "Можно играть без связи.",
+        "leave": "Сдаться или выйти из-за стола",
+    },
 }
-"""The "This device" panel's words, as the page's catalog (i18n.js) gives them."""
+"""The "This device" panel's words and a local table's seat tools, as the page's catalog gives them."""
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
@@ -307,6 +315,10 @@ def test_a_table_of_this_device_offers_no_invite_link_and_no_turn_timer(
     page.wait_for_selector("body[data-my-turn=true]")
     page.wait_for_selector("#board")
     assert page.locator("#clock").count() == 0
+    # resigning and leaving are there, a link to this seat from another device is not
+    assert page.locator("#seat-tools #resign").count() == page.locator("#seat-tools #leave").count() == 1
+    assert page.locator("#seat-link").count() == 0
+    assert page.locator("#seat-tools summary").inner_text() == DEVICE_WORDS[lang]["leave"]
     phone.check()
     phone.offline(False)
 

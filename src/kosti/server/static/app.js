@@ -1126,8 +1126,10 @@ function goRematch(newId) {
 
 function renderSeatTools(view, mine) {
   const [seat, token] = Object.entries(mine)[0];
+  // a table of this device lives in this browser only: no other device can take a seat at it
+  const here = onThisDevice(app.tableId);
   const link = `${location.origin}/t/${app.tableId}#seat=${seat}.${token}`;
-  const input = el("input", { id: "seat-link", readonly: true, value: link });
+  const input = here ? null : el("input", { id: "seat-link", readonly: true, value: link });
   const confirmThen = (question, resign) => () => {
     if (!confirm(question)) return;
     post(tablePath("/leave"), { token, resign })
@@ -1143,9 +1145,9 @@ function renderSeatTools(view, mine) {
   return el(
     "details",
     { class: "card seat-tools", id: "seat-tools" },
-    el("summary", { text: t("seatLink") }),
-    el("p", { class: "muted", text: t("seatLinkHelp") }),
-    el("div", { class: "invite" }, input, copyButton("copy-seat", input, link)),
+    el("summary", { text: here ? t("seatLeave") : t("seatLink") }),
+    here ? null : el("p", { class: "muted", text: t("seatLinkHelp") }),
+    here ? null : el("div", { class: "invite" }, input, copyButton("copy-seat", input, link)),
     el(
       "div",
       { class: "controls" },

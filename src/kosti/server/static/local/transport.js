@@ -9,6 +9,7 @@
 // comes with the build (local/site.json); the saved games are read from IndexedDB (store.js).
 // The service worker (/sw.js) keeps the page, Pyodide and kosti's archive for offline visits.
 
+import { el } from "../dom.js";
 import { language, t } from "../i18n.js";
 import { recordOf, saved } from "./store.js";
 
@@ -251,7 +252,7 @@ document.addEventListener(
       if (!record) return;
       const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
       const url = URL.createObjectURL(blob);
-      const save = make("a", { href: url, download: link.getAttribute("download") || `kosti-${match[1]}.json` });
+      const save = el("a", { href: url, download: link.getAttribute("download") || `kosti-${match[1]}.json` });
       document.body.append(save);
       save.click();
       save.remove();
@@ -265,17 +266,6 @@ document.addEventListener(
 
 let offline = "preparing";
 
-function make(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key === "text") node.textContent = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value !== null && value !== false) node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children.filter(Boolean));
-  return node;
-}
-
 async function renderPanel() {
   const config = await site;
   if (!config) return;
@@ -283,8 +273,8 @@ async function renderPanel() {
   const mode = await where;
   let panel = document.getElementById("device");
   const open = panel ? panel.open : false;
-  const input = make("input", { type: "file", id: "open-record", accept: ".json,application/json", class: "sr-only" });
-  const note = make("p", { class: "muted", id: "device-note", "aria-live": "polite" });
+  const input = el("input", { type: "file", id: "open-record", accept: ".json,application/json", class: "sr-only" });
+  const note = el("p", { class: "muted", id: "device-note", "aria-live": "polite" });
   input.addEventListener("change", () => {
     const file = input.files && input.files[0];
     if (file) openFile(file).catch((error) => (note.textContent = error.message));
@@ -293,7 +283,7 @@ async function renderPanel() {
   const starting = document.body.dataset.engine === "starting" ? ` ${t("engineStarting")}` : "";
   const status = failure ? t("engineFailed", { reason: failure }) : offlineText + starting;
   const switcher = config.server
-    ? make("button", {
+    ? el("button", {
         type: "button",
         id: mode === "device" ? "to-online" : "to-device",
         text: mode === "device" ? t("deviceToOnline") : t("deviceToLocal"),
@@ -303,13 +293,13 @@ async function renderPanel() {
         },
       })
     : null;
-  panel = make(
+  panel = el(
     "details",
     { class: "card device", id: "device", open },
-    make("summary", { text: t("deviceTitle") }),
-    make("p", { text: mode === "device" ? t("deviceLocal") : t("deviceOnline") }),
-    make("p", { class: "muted", id: "offline-status", text: status }),
-    make("div", { class: "controls" }, switcher, make("label", { class: "button", for: "open-record", text: t("deviceOpenFile") }), input),
+    el("summary", { text: t("deviceTitle") }),
+    el("p", { text: mode === "device" ? t("deviceLocal") : t("deviceOnline") }),
+    el("p", { class: "muted", id: "offline-status", text: status }),
+    el("div", { class: "controls" }, switcher, el("label", { class: "button", for: "open-record", text: t("deviceOpenFile") }), input),
     note,
   );
   const old = document.getElementById("device");
