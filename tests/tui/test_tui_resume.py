@@ -47,9 +47,15 @@ async def test_a_resumed_game_keeps_its_language_its_log_and_the_dice_held(tmp_p
         session = second.session
         assert session is not None
         assert session.table == table and session.marked == marked and session.marks_held
-        assert [entry.key for entry in session.log] == ["log.throw", "log.hold", "log.throw", "log.resumed"]
+        assert [entry.key for entry in session.log] == [
+            "log.throw",
+            "log.hold",
+            "log.throw",
+            "log.resumed_mid_turn",
+        ]
         lines = log_lines(second)
-        assert lines[0] == "Аня бросает: 2 2 5 2 6" and lines[-1] == "Игра продолжена после 1 хода"
+        # left in the middle of the first turn: none is over yet
+        assert lines[0] == "Аня бросает: 2 2 5 2 6" and lines[-1] == "Игра продолжена посреди 1-го хода"
         screen = "\n".join(strip.text for strip in second.screen._compositor.render_strips())
         assert "оставл" in screen  # the held dice say so, in Russian
     # a language asked for by name (kosti play --resume … --lang en) wins over the record's
@@ -72,6 +78,7 @@ async def test_a_scorekeepers_game_resumes_with_its_throws_typed_in(tmp_path: Pa
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
         assert app.session is not None and app.session.dice is None
+        assert log_lines(app)[-1] == "Game resumed after 1 turn"  # left between turns
         await pilot.press("t")
         assert isinstance(app.screen, DiceEntry)  # typed in, as before: never thrown by the computer
 

@@ -157,7 +157,11 @@ class Session:
         session = cls(fresh, seats, dice, path, None, seed)
         session._rebuild([action for turn in record.turns for action in turn.actions])
         session._remark(record.extra.get(MARKED))
-        session.log.append(LogEntry("log.resumed", {"n": len(record.turns)}))
+        done = session.state.turn  # the turns over; a record's last turn may be under way
+        if len(record.turns) > done:
+            session.log.append(LogEntry("log.resumed_mid_turn", {"n": done + 1}))
+        else:
+            session.log.append(LogEntry("log.resumed", {"n": done}))
         return session
 
     # -- what the screens read -------------------------------------------------
