@@ -38,7 +38,16 @@ def test_a_sheet_solve_is_a_solving_phase_from_0_to_its_total() -> None:
     assert [d for d, _ in reports] == sorted(d for d, _ in reports)
 
 
-def test_the_thousand_solve_advances_with_its_sweeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+WAYS = {"plain sweeps": 1.0, "policy iteration": -1.0}
+"""How a «Тысяча» is solved (the model's estimated plain sweeps at most ``PLAIN_SECONDS``):
+the tiny game of these tests, either way."""
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_the_thousand_solve_advances_with_its_sweeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
+) -> None:
+    monkeypatch.setattr(thousand, "PLAIN_SECONDS", WAYS[way])
     monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(thousand, "_MEMORY", {})  # solved here, not found solved by another test
     heard = Recorder()
@@ -65,9 +74,11 @@ def test_the_sweeps_share_never_goes_back_and_ends_below_the_whole() -> None:
     assert shown[-1] < thousand.SHARE_STEPS
 
 
+@pytest.mark.parametrize("way", WAYS)
 def test_an_interrupted_thousand_solve_keeps_its_checkpoint(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, way: str
 ) -> None:
+    monkeypatch.setattr(thousand, "PLAIN_SECONDS", WAYS[way])
     monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(thousand, "_MEMORY", {})
     rules = variant(TINY_THOUSAND)
@@ -174,12 +185,15 @@ def test_a_sheet_solve_reports_its_work_not_its_states() -> None:
     assert tables.state_work(model, 1, np.array([full - 1]), np.array([0]), np.array([0]))[0] < announced[0]
 
 
-def test_the_estimate_grows_with_the_recorded_chances() -> None:
+def test_the_estimate_grows_with_the_recorded_chances(monkeypatch: pytest.MonkeyPatch) -> None:
     from kosti.solver.thousand import rows
     from kosti.solver.thousand.model import build_model
     from kosti.solver.thousand.solve import BASE_BYTES, REFERENCE_OUTCOMES, REFERENCE_SECONDS, estimate
 
     model = build_model(variant(TINY_THOUSAND))
+    # solved by plain sweeps, it takes what they take
+    assert estimate(model) == (thousand.plain_seconds(model), BASE_BYTES + 8 * model.n**2)
+    monkeypatch.setattr(thousand, "PLAIN_SECONDS", -1.0)
     seconds, size = estimate(model)
     outcomes = rows.outcome_size(model)
     assert seconds == pytest.approx(REFERENCE_SECONDS * outcomes / REFERENCE_OUTCOMES)

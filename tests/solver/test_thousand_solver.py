@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from importlib import import_module
 
 import numpy as np
 import pytest
@@ -14,6 +15,10 @@ from kosti.rules.presets import variant
 from kosti.solver.thousand.model import build_model, canonical, end_turn, position
 from kosti.solver.thousand.solve import solve
 
+thousand_solve = import_module("kosti.solver.thousand.solve")  # the package names its function so
+PLAIN_SECONDS = thousand_solve.PLAIN_SECONDS
+"""The solves estimated to take at most this long by plain sweeps are made so (unless a test says)."""
+
 SMALL = [
     # opening, bolts and their penalty, overtaking, negative scores: the reference walks the
     # engine's whole game graph, so only this micro variant fits a unit test
@@ -22,6 +27,13 @@ SMALL = [
         -10,
     ),
 ]
+
+
+@pytest.fixture(autouse=True)
+def policy_iteration(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about the solver of full-size games: every solve here goes by policy
+    iteration, however small (a small game is otherwise solved by plain sweeps)."""
+    monkeypatch.setattr(thousand_solve, "PLAIN_SECONDS", -1.0)
 
 
 @pytest.mark.parametrize(("spec", "floor"), SMALL)
@@ -124,23 +136,22 @@ PLAIN = [
 
 
 @pytest.mark.parametrize("spec", PLAIN)
-def test_policy_iteration_agrees_with_plain_value_iteration(spec: str) -> None:
+def test_policy_iteration_agrees_with_plain_value_iteration(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The solver's recorded policies and their evaluation sweeps reach the fixed point of plain
-    Gauss–Seidel value iteration (every sweep a full solve of every turn), barrels included."""
-    from kosti.solver.thousand import kernel
-
+    Gauss–Seidel value iteration (every sweep a full solve of every turn), barrels included:
+    the way a small game is solved at once."""
     rules = variant(spec)
     solved = solve(rules, floor=-10, use_cache=False)
-    model = solved.model
-    values = np.full((model.n, model.n), 0.5)
-    tables, rows = kernel.tables(model), kernel.rows(model)
-    plain = 0
-    while kernel.sweep(tables, values, rows) > 1e-13:
-        plain += 1
-    assert np.abs(values - solved.values).max() < 1e-9
+    assert thousand_solve.plain_seconds(solved.model) <= PLAIN_SECONDS  # small: solved plainly unless told
+    monkeypatch.setattr(thousand_solve, "PLAIN_SECONDS", PLAIN_SECONDS)
+    plainly = solve(rules, floor=-10, use_cache=False, fresh=True)
+    assert np.abs(plainly.values - solved.values).max() < 1e-9
+    assert plainly.residual <= thousand_solve.TOLERANCE
     # the evaluation sweeps did the work: fewer full solves than plain value iteration
-    assert solved.evaluations > 0
-    assert solved.sweeps < plain
+    assert solved.evaluations > 0 and plainly.evaluations == 0
+    assert solved.sweeps < plainly.sweeps
 
 
 BLOCKED = [

@@ -187,11 +187,14 @@ def iterate(
     turn's outcomes under the policy it found), then evaluation sweeps of that policy until
     their change is far below the full sweep's, again until a full sweep changes no value by
     more than ``tol``. Returns that last change, the full sweeps (counting those of a resumed
-    checkpoint) and the evaluation sweeps."""
+    checkpoint) and the evaluation sweeps. A small model is solved by plain sweeps instead
+    (:func:`plain`)."""
     import numba  # the kernels import it anyway; the workers share each row
 
     from kosti.solver.jit import prepare
 
+    if plain_seconds(model) <= PLAIN_SECONDS:
+        return plain(model, values, tol, progress, partial, sweeps)
     tables = kernel.tables(model)
     n = model.n
     workers = numba.get_num_threads()
@@ -244,6 +247,55 @@ def iterate(
         values[:] = transposed.T
 
 
+PLAIN_SECONDS = 8.0
+"""A model whose plain value iteration (:func:`plain`) should take at most this long on two
+cores is solved by it: its one small kernel compiles in about 2 s, where the parallel kernels of
+policy iteration take some 40 s to compile on a machine that has not compiled them yet."""
+
+PLAIN_PACE = 5e-8
+"""Seconds a turn total of one position takes in a plain sweep (measured: 2.3e-8 at 37
+statuses a player, 4.8e-8 at 247)."""
+
+PLAIN_SWEEPS = 70
+"""About how many plain sweeps a solve takes to ``TOLERANCE`` (measured: 44 to 66)."""
+
+
+def plain_seconds(model: Model) -> float:
+    """About how long plain value iteration takes to solve ``model`` (:data:`PLAIN_PACE`)."""
+    return PLAIN_PACE * PLAIN_SWEEPS * model.n * model.n * kernel.rows(model)
+
+
+def plain(
+    model: Model, values: F64, tol: float, progress: Progress | None, partial: Path | None, sweeps: int
+) -> tuple[float, int, int]:
+    """Plain Gauss–Seidel value iteration on ``values`` in place (:func:`kernel.sweep`: every
+    sweep solves every turn afresh) until a sweep changes no value by more than ``tol``; the
+    same fixed point as :func:`iterate` reaches. Interrupted, it leaves its checkpoint in
+    ``partial`` as :func:`iterate` does. Returns the last change, the sweeps (counting those of
+    a resumed checkpoint) and no evaluation sweeps."""
+    from kosti.solver.jit import prepare
+
+    tables = kernel.tables(model)
+    rows_ = kernel.rows(model)
+    (sweep,) = prepare(progress, [(kernel.sweep, (tables, values, rows_))])
+    share = SweepShare(tol)
+    begin(progress, "solving")
+    report(progress, 0, SHARE_STEPS)
+    try:
+        while True:
+            residual = float(sweep(tables, values, rows_))
+            sweeps += 1
+            share.swept(residual)
+            if residual <= tol:
+                report(progress, SHARE_STEPS, SHARE_STEPS)
+                return residual, sweeps, 0
+            report(progress, share.steps(0, 1), SHARE_STEPS)
+    except (KeyboardInterrupt, SolveCancelled):
+        if partial is not None:
+            _save_partial(partial, values, sweeps)
+        raise
+
+
 REFERENCE_OUTCOMES = 544_124_651
 """The recorded chances of the full ``thousand-classic`` (2 149 statuses a player), whose solve
 took 17 min 32 s on an idle two-core machine at a peak of 2.8 GB: the yardstick of :func:`estimate`."""
@@ -258,6 +310,8 @@ def estimate(model: Model) -> tuple[float, float]:
     4 bytes each), besides six ``n × n`` arrays of values; the time is scaled from
     ``thousand-classic``'s (:data:`REFERENCE_OUTCOMES`), a guess to say up front, not a promise."""
     outcomes = rows.outcome_size(model)
+    if plain_seconds(model) <= PLAIN_SECONDS:
+        return plain_seconds(model), 8.0 * model.n * model.n + BASE_BYTES
     seconds = REFERENCE_SECONDS * outcomes / REFERENCE_OUTCOMES
     size = 4.0 * outcomes + 6 * 8.0 * model.n * model.n + BASE_BYTES
     return seconds, size
