@@ -317,45 +317,58 @@ def round_to_grid(values: F64) -> None:
     values /= scale
 
 
-def _fixed_chunks(values: F64) -> tuple[list[bytes], list[int]]:
+def _fixed_chunks(values: F64) -> tuple[list[bytes], list[int], list[list[int]]]:
     """``values`` (on the grid of :func:`round_to_grid`) as compressed chunks of second
-    differences in byte planes (:mod:`kosti.solver.planes`), and each chunk's byte width.
+    differences in byte planes (:mod:`kosti.solver.planes`), each chunk's byte width, and what
+    each chunk carries over from those before it (the fixed value and the difference before
+    its first value), so that every chunk is read back on its own.
 
     A state's values run along its banks and change smoothly there, so the second differences
     are small; a chunk at a time, so the integers never take the table's size again."""
     scale = float(1 << COMPACT_BITS)
     chunks: list[bytes] = []
     widths: list[int] = []
-    last = np.zeros(2, dtype=np.int64)  # the fixed value and the first difference before the chunk
+    carries: list[list[int]] = []
+    last = [0, 0]  # the fixed value and the first difference before the chunk
     for start in range(0, len(values), COMPACT_CHUNK):
         fixed = np.rint(values[start : start + COMPACT_CHUNK] * scale).astype(np.int64)
         steps = np.diff(fixed, prepend=last[0])
         second = np.diff(steps, prepend=last[1])
-        last[:] = fixed[-1], steps[-1]
+        carries.append(list(last))
+        last = [int(fixed[-1]), int(steps[-1])]
         nbytes = width(second)
         chunks.append(zlib.compress(to_planes(second, nbytes), 6))
         widths.append(nbytes)
-    return chunks, widths
+    return chunks, widths, carries
 
 
-def _from_fixed_chunks(data: bytes, lengths: list[int], widths: list[int], size: int) -> F64:
-    """The values :func:`_fixed_chunks` wrote (their chunks concatenated in ``data``)."""
-    values = np.empty(size)
-    last = np.zeros(2, dtype=np.int64)
-    at = 0
-    start = 0
-    for length, nbytes in zip(lengths, widths, strict=True):
-        second = from_planes(zlib.decompress(data[at : at + length]), nbytes)
-        at += length
-        steps = np.cumsum(second) + last[1]
-        fixed = np.cumsum(steps) + last[0]
-        if start + len(fixed) > size:
-            raise ValueError("more values than the table holds")
-        values[start : start + len(fixed)] = fixed
-        start += len(fixed)
-        last[:] = fixed[-1], steps[-1]
-    if start != size or at != len(data):
+def _from_fixed_chunks(
+    data: bytes, lengths: list[int], widths: list[int], carries: list[list[int]], size: int
+) -> F64:
+    """The values :func:`_fixed_chunks` wrote (their chunks concatenated in ``data``), the chunks
+    read on every core at once (zlib and NumPy let go of the interpreter while they work)."""
+    chunks = -(-size // COMPACT_CHUNK)
+    if not len(lengths) == len(widths) == len(carries) == chunks or sum(lengths) != len(data):
         raise ValueError("the chunks do not make the table")
+    starts = [i * COMPACT_CHUNK for i in range(chunks)]
+    values = np.empty(size)
+    offsets = np.cumsum([0, *lengths]).tolist()
+
+    def read(i: int) -> None:
+        second = from_planes(zlib.decompress(data[offsets[i] : offsets[i + 1]]), widths[i])
+        end = min(size, starts[i] + COMPACT_CHUNK)
+        if len(second) != end - starts[i]:
+            raise ValueError("a chunk does not hold its values")
+        fixed, step = carries[i]
+        steps = np.cumsum(second)
+        steps += step
+        np.cumsum(steps, out=steps)
+        steps += fixed
+        values[starts[i] : end] = steps
+
+    with ThreadPoolExecutor(threads()) as pool:
+        for future in [pool.submit(read, i) for i in range(chunks)]:
+            future.result()
     values /= float(1 << COMPACT_BITS)
     return values
 
@@ -372,8 +385,14 @@ def _save(path: Path, solution: Solution) -> None:
     # a private temporary name: two processes may solve the same variant at once
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     if compact(solution.model):
-        chunks, widths = _fixed_chunks(solution.values)
-        meta |= {"bits": COMPACT_BITS, "widths": widths, "lengths": [len(c) for c in chunks]}
+        chunks, widths, carries = _fixed_chunks(solution.values)
+        meta |= {
+            "bits": COMPACT_BITS,
+            "chunk": COMPACT_CHUNK,
+            "widths": widths,
+            "lengths": [len(c) for c in chunks],
+            "carries": carries,
+        }
         np.savez(tmp, planes=np.frombuffer(b"".join(chunks), np.uint8), meta=np.array(json.dumps(meta)))
     else:
         # full precision: every value read back (the advisor's too) is the solved one
@@ -389,10 +408,12 @@ def _load(path: Path, spec: str, model: Model) -> Solution | None:
                 return None
             full = "planes" not in data.files
             if not full:
-                if meta.get("bits") != COMPACT_BITS:
+                if meta.get("bits") != COMPACT_BITS or meta.get("chunk") != COMPACT_CHUNK:
                     return None
                 planes = data["planes"].tobytes()
-                values = _from_fixed_chunks(planes, meta["lengths"], meta["widths"], model.layout.size)
+                values = _from_fixed_chunks(
+                    planes, meta["lengths"], meta["widths"], meta["carries"], model.layout.size
+                )
             else:
                 values = np.asarray(data["values"], dtype=np.float64)
     except (OSError, ValueError, KeyError, TypeError, zlib.error):
