@@ -130,6 +130,27 @@ def test_a_thousand_solve_says_up_front_what_it_will_take(kosti: Any) -> None:
     ), line
 
 
+def test_a_thousand_solve_tells_the_disk_its_cache_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KOSTI_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(thousand, "_MEMORY", {})
+    heard: list[Any] = []
+
+    class Listening(Recorder):
+        def estimate(self, what: Any) -> None:
+            heard.append(what)
+
+    rules = variant(TINY_THOUSAND)
+    solution = thousand.solve(rules, progress=Listening())
+    low = thousand.default_floor(thousand.thousand_options(rules))
+    written = thousand.cache_path(rules.spec, low).stat().st_size
+    assert heard and heard[0].positions == solution.model.n and heard[0].resumable
+    # the values, the statuses and the model's arrays, with the file's headers besides
+    assert heard[0].disk == thousand.cache_bytes(solution.model)
+    assert abs(heard[0].disk - written) < 0.05 * written
+
+
 SMALL_FENCES = "poker-fences(lower=[poker,chance])"
 
 

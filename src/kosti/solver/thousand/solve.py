@@ -153,9 +153,7 @@ def solve(
     start = time.perf_counter()
     model = build_model(rules, low, limit, progress)
     seconds, size = estimate(model)
-    # the cache keeps the n × n values and the chances the model recorded
-    disk = 8.0 * model.n * model.n + 4.0 * rows.outcome_size(model)
-    tell(progress, Estimate(model.n, "statuses a player", seconds, size, disk, True))
+    tell(progress, Estimate(model.n, "statuses a player", seconds, size, cache_bytes(model), True))
     partial = cache_path(spec, low, "partial.npz")
     values, sweeps = None, 0
     if use_cache and not fresh:
@@ -309,9 +307,9 @@ def estimate(model: Model) -> tuple[float, float]:
     takes: the sweeps' work and memory grow with the chances they record (:func:`rows.outcome_size`,
     4 bytes each), besides six ``n × n`` arrays of values; the time is scaled from
     ``thousand-classic``'s (:data:`REFERENCE_OUTCOMES`), a guess to say up front, not a promise."""
-    outcomes = rows.outcome_size(model)
     if plain_seconds(model) <= PLAIN_SECONDS:
         return plain_seconds(model), 8.0 * model.n * model.n + BASE_BYTES
+    outcomes = rows.outcome_size(model)
     seconds = REFERENCE_SECONDS * outcomes / REFERENCE_OUTCOMES
     size = 4.0 * outcomes + 6 * 8.0 * model.n * model.n + BASE_BYTES
     return seconds, size
@@ -440,10 +438,28 @@ def _read_solution(rules: Variant, model: Model, values: F64, meta: dict[str, An
     )
 
 
+ENTRY_BYTES = 320
+"""About what an array's headers take in an ``.npz`` file (its zip entries and its ``.npy`` header)."""
+
+
+def _arrays(model: Model) -> dict[str, Any]:
+    """The model's arrays a cache file keeps beside the values (:data:`ARRAYS`)."""
+    return {name: getattr(model, name) for name in ARRAYS if isinstance(getattr(model, name), np.ndarray)}
+
+
+def cache_bytes(model: Model) -> float:
+    """The bytes the cache file of ``model``'s solution takes: the ``n × n`` values, the
+    statuses and the model's arrays (:func:`_save`; the chances a solve records are not kept),
+    each with its headers in the archive."""
+    arrays = _arrays(model)
+    kept = sum(a.nbytes for a in arrays.values()) + _status_rows(model.statuses).nbytes
+    return float(8 * model.n * model.n + kept + ENTRY_BYTES * (len(arrays) + 3))
+
+
 def _save(path: Path, solution: Solution) -> None:
     model = solution.model
     meta = {**_meta(solution), "unit": model.unit, "start": model.start}
-    arrays = {name: getattr(model, name) for name in ARRAYS if isinstance(getattr(model, name), np.ndarray)}
+    arrays = _arrays(model)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
     np.savez(
