@@ -64,6 +64,7 @@ def test_a_large_table_is_kept_to_its_fixed_point_and_read_back_as_solved(
     # the fresh table is on the grid, within half a step of the exact values, and not equal to them
     assert np.array_equal(np.rint(fresh.values / STEP) * STEP, fresh.values)
     assert np.abs(fresh.values - exact).max() <= STEP / 2
+    assert STEP / 2 < 1e-6  # a sheet's value exact to 1e-6 (RULES.md §6, kosti solve --json)
     assert not np.array_equal(fresh.values, exact)
     path = solver_tables.cache_path(fresh.spec, fresh.cap)
     with np.load(path) as data:
