@@ -12,8 +12,7 @@ import * as store from "./store.js";
 const SNAPSHOTS = "kosti-snapshot";
 
 let host = null;
-let bootStarted = false;
-let bootWith = null;
+let bootWith = null; // null once the boot has started
 // what every other message waits for: the page may send a request or open a socket before its
 // "boot" (it boots the worker once the service worker controls the page, a reload at a table asks
 // for the table at once), and such a message waits here instead of meeting no Python
@@ -127,11 +126,11 @@ async function boot(config, botDelay) {
 
 async function handle(message) {
   if (message.op === "boot") {
-    if (bootStarted) return;
-    bootStarted = true;
+    if (!bootWith) return;
     const started = boot(message.config, message.botDelay);
     started.catch((error) => post({ op: "failed", message: String(error && error.message ? error.message : error) }));
     bootWith(started);
+    bootWith = null;
     return;
   }
   const ready = await booting;
