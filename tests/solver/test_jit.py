@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers import Recorder
 
@@ -122,6 +124,53 @@ def test_a_helper_is_compiled_once_whatever_constants_it_is_called_with(
     assert len(module.scaled.overloads) == 1
     with pytest.raises(TypeError, match="compiled into the kernels only"):
         module.scaled(1, 2)
+
+
+LANES = """
+from kosti.solver.jit import kernel
+
+
+@kernel("void(float64[:, ::1], int64[::1], float64[:, ::1])", vectorize={vectorize})
+def {name}(a, idx, out):
+    for i in range(idx.shape[0]):
+        q = idx[i]
+        b0 = max(out[i, 0], a[q, 0])
+        b1 = max(out[i, 1], a[q, 1])
+        b2 = max(out[i, 2], a[q, 2])
+        b3 = max(out[i, 3], a[q, 3])
+        out[i, 0] = b0
+        out[i, 1] = b1
+        out[i, 2] = b2
+        out[i, 3] = b3
+"""
+
+
+def test_a_vectorized_kernel_does_its_lanes_in_one_instruction(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import numba
+
+    monkeypatch.setenv("KOSTI_THREADS", "1")
+    folder = tmp_path / "code"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    packed = {}
+    for vectorize in (True, False):
+        name = f"lanes_{str(vectorize).lower()}"
+        (folder / f"{name}.py").write_text(textwrap.dedent(LANES.format(name=name, vectorize=vectorize)))
+        module = importlib.import_module(name)
+        dispatcher = getattr(module, name)
+        (compiled,) = jit.prepare(None, [dispatcher])
+        a = np.arange(12.0).reshape(3, 4)
+        out = np.full((2, 4), 5.0)
+        compiled(a, np.array([2, 0]), out)
+        assert out.tolist() == [[8.0, 9.0, 10.0, 11.0], [5.0, 5.0, 5.0, 5.0]]
+        code = next(iter(dispatcher.inspect_asm().values()))
+        packed[vectorize] = re.search(r"\tv?(?:max|cmp\w*)pd\b", code) is not None
+    # the four maxima as packed instructions (maxpd, or a packed compare) with the SLP
+    # vectorizer, as scalar ones without; numba's setting is left as it was
+    assert packed == {True: True, False: False}
+    assert numba.config.SLP_VECTORIZE == 0
 
 
 def test_a_worker_process_compiles_a_kernel_into_the_cache(tmp_path: Path) -> None:

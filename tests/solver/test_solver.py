@@ -225,6 +225,52 @@ def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
     np.testing.assert_allclose(results[0], results[1], atol=1e-9)
 
 
+CHASED = "poker-fences(lower=[pair,small_straight,full_house,chance])"
+
+
+@pytest.mark.parametrize("shortcut", [True, False])
+def test_chasing_cells_side_by_side_is_chasing_each_alone(shortcut: bool) -> None:
+    import numba
+
+    from kosti.solver import kernels
+
+    @numba.njit
+    def both(T: Any, V: Any, spot: Any, jc: int, shortcut: bool, M: Any, alone: Any) -> None:
+        col, lm, p, y = spot
+        ua, la = kernels.allowed(T, col, T.pair_um[p], lm)
+        Uv = np.zeros((6, 6, jc + 2))
+        Vz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
+        Vnz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
+        maxVz = np.zeros(jc + 2)
+        kernels.successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
+        kernels.announced_best(T, ua, la, 0, y, jc, shortcut, Uv, Vz, Vnz, M)
+        # each cell on its own, by the single chase the advisor uses
+        nd = M.shape[1]
+        Wc = np.empty((jc + 1, nd))
+        Mc = np.empty((jc + 1, nd))
+        Ec = np.empty((jc + 1, 462))
+        alone[:] = -1e300
+        for cell in range(6 + T.cfg[Cfg.N_LOWER]):
+            if (cell < 6 and (ua >> cell) & 1) or (cell >= 6 and (la >> (cell - 6)) & 1):
+                kernels.chase(T, 0, y, cell, jc, Uv, Vz, Vnz, Wc, Mc, Ec)
+                for j in range(1, jc + 1):
+                    for d in range(nd):
+                        alone[j, d] = max(alone[j, d], Mc[j, d])
+
+    solution = solve(variant(CHASED), cap=4)
+    model = solution.model
+    jc = model.cap + model.throws - 1
+    upper = {"ones": 0, "twos": 0, "threes": 0, "fours": 0, "fives": 0, "sixes": 0}
+    # eight chases side by side (three without the upper cells), and a single one padded to four
+    for cells in ({"ones": -3, "pair": 8}, {**upper, "pair": 2, "small_straight": 0, "full_house": 0}):
+        spot = spot_of(solution, sheet_state(CHASED, cells, column=1))
+        M = np.zeros((jc + 1, 252))
+        alone = np.zeros((jc + 1, 252))
+        at = (spot.column, spot.lm, spot.pair, spot.flag)
+        both(model.tables, solution.values, at, jc, shortcut, M, alone)
+        np.testing.assert_allclose(M[1:], alone[1:], rtol=0, atol=1e-9)
+
+
 def test_a_helper_of_the_kernels_refuses_a_call_from_python() -> None:
     from kosti.solver import kernels
 

@@ -38,6 +38,7 @@ from typing import Any, NamedTuple, TypeVar, cast
 
 import numba
 from numba.core import sigutils, types
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
 from kosti.solver.progress import Progress, begin, report
@@ -52,6 +53,13 @@ SIGNATURES: dict[str, str] = {}
 WEIGHTS: dict[str, float] = {}
 """The relative cost of compiling each :func:`kernel` (by qualified name): its share of the
 ``compiling`` phase, so that the time left shown is a fair guess from the first kernel on."""
+
+VECTORIZED: set[str] = set()
+"""The kernels (by qualified name) that :func:`prepare` compiles with LLVM's SLP vectorizer, which
+puts like operations on neighbouring values into one vector instruction (the chases of
+:func:`kosti.solver.kernels.chase_lanes`, about 2.5 times faster so). Numba leaves it off for every
+other function: it once miscompiled code of LLVM versions numba no longer uses, and the tests check
+these kernels' values against exhaustive search through the engine."""
 
 
 def numba_cache_dir() -> Path:
@@ -77,16 +85,19 @@ def point_cache() -> bool:
 
 
 def kernel(
-    signature: str | None = None, *, weight: float = 1.0, parallel: bool = False
+    signature: str | None = None, *, weight: float = 1.0, parallel: bool = False, vectorize: bool = False
 ) -> Callable[[Fn], Fn]:
     """An entry point called from Python: compiled for ``signature`` (numba's notation) by
     :func:`prepare`, or for the types of its first call; its machine code cached on disk; the
     GIL released, so the solvers run on several threads at once. ``weight``: the relative cost
-    of compiling it (:data:`WEIGHTS`)."""
+    of compiling it (:data:`WEIGHTS`). ``vectorize``: :func:`prepare` compiles it with LLVM's
+    SLP vectorizer (:data:`VECTORIZED`)."""
 
     def decorate(fn: Fn) -> Fn:
         name = _qualified(fn)
         WEIGHTS[name] = weight
+        if vectorize:
+            VECTORIZED.add(name)
         if signature is not None:
             SIGNATURES[name] = signature
         cached = point_cache()
@@ -173,7 +184,7 @@ def prepare(progress: Progress | None, wanted: Sequence[Any]) -> list[Any]:
                 with clock.step(100 * done, 100 * weights[n]):
                     if n != first:
                         _wait(workers, k)
-                    k.compile(sig)
+                    compile_one(k, sig)
                 done += weights[n]
                 report(progress, round(100 * done), total)
         finally:
@@ -323,8 +334,25 @@ def compile_kernels(names: Sequence[str]) -> None:
     signatures: the work of one worker process of :func:`prepare`, whose machine code lands in
     numba's cache."""
     for name in names:
-        dispatcher, sig = _typed(KERNELS[name])
-        dispatcher.compile(sig)
+        compile_one(*_typed(KERNELS[name]))
+
+
+def compile_one(dispatcher: Any, sig: tuple[Any, ...]) -> Any:
+    """Compile ``dispatcher`` for the argument types ``sig`` (or read it from numba's cache), with
+    the SLP vectorizer on for a kernel of :data:`VECTORIZED`.
+
+    Numba reads the setting each time it optimizes a function, while holding its compiler lock:
+    the setting is changed under that lock, so no other thread's function is optimized with it."""
+    if _qualified(dispatcher.py_func) not in VECTORIZED:
+        return dispatcher.compile(sig)
+    config: Any = numba.config
+    with global_compiler_lock:
+        before = config.SLP_VECTORIZE
+        config.SLP_VECTORIZE = 1
+        try:
+            return dispatcher.compile(sig)
+        finally:
+            config.SLP_VECTORIZE = before
 
 
 def _qualified(fn: Callable[..., Any]) -> str:

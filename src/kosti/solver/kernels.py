@@ -601,6 +601,128 @@ def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
             cw[n] = stop if stop > cw2[n] else cw2[n]
 
 
+LANES = 4
+"""The cells :func:`chase_lanes` chases at once: four values of 64 bits, one vector register of
+the AVX2 instructions that every x86 processor of the last decade has."""
+
+
+@helper
+def chase_lanes(
+    T: Tables,
+    jokers: int,
+    y: int,
+    cells: I64,
+    jc: int,
+    Uv: F64,
+    Vz: F64,
+    Vnz: F64,
+    M: F64,
+    S: F64,
+    W: F64,
+    E: F64,
+    best_sub: F64,
+) -> None:
+    """The chases of four announced cells at once, each on its own: raises ``M[j, d]``, for
+    ``1 ≤ j ≤ jc``, to the best hold of throw ``d`` (after the first) with ``j`` throws left in the
+    chase of any of ``cells`` (four of them; a cell may repeat).
+
+    The same steps as :func:`chase` for each cell, with the four cells side by side in the last
+    axis of ``S``, ``W`` (252 rows each), ``E`` (462) and ``best_sub`` (463): each step reads a row
+    of four values where :func:`chase` reads one, and the kernel that calls this is compiled to
+    work on the row in one vector register (:func:`~kosti.solver.jit.kernel`'s ``vectorize``)."""
+    counts = T.counts
+    nd = counts.shape[0]
+    add = T.add
+    subs = T.subs
+    lower_score = T.lower_score[0]
+    # each lane's score by throw (a lower cell's, not on the first throw); an upper lane reads
+    # its record from ``Uv`` below
+    for k in range(LANES):
+        cell = cells[k]
+        for d in range(nd):
+            S[d, k] = lower_score[cell - 6, d] if cell >= 6 else 0.0
+    vz = np.empty(LANES)
+    vnz = np.empty(LANES)
+    for k in range(LANES):
+        best_sub[FIVE, k] = NEG
+    special = jokers != 0 or y == 1
+    for j in range(jc + 1):
+        for k in range(LANES):
+            c = cells[k] - 6
+            vz[k] = Vz[c, j] if c >= 0 else 0.0
+            vnz[k] = Vnz[c, j] if c >= 0 else 0.0
+        # recording now, in every lane
+        for d in range(nd):
+            for k in range(LANES):
+                s = S[d, k]
+                W[d, k] = s + (vnz[k] if s > 0 else vz[k])
+        for k in range(LANES):
+            cell = cells[k]
+            if cell < 6:
+                for d in range(nd):
+                    W[d, k] = Uv[cell, counts[d, cell], j]
+        if special:
+            for yf in range(1, 7):
+                d = T.lut[5 * 6 ** (yf - 1)] - FIVE
+                for k in range(LANES):
+                    W[d, k] = cell_value(T, j, 0, cells[k], d, jokers, y, Uv, Vz, Vnz)
+        if j > 0:
+            # the best hold with j left, from the holds' values with j - 1 left (``E``); the
+            # lanes are spelt out, so that the compiler sees four like operations side by side
+            for m in range(FIVE):
+                b0 = E[m, 0]
+                b1 = E[m, 1]
+                b2 = E[m, 2]
+                b3 = E[m, 3]
+                for i in range(5):
+                    q = subs[m, i]
+                    b0 = max(b0, best_sub[q, 0])
+                    b1 = max(b1, best_sub[q, 1])
+                    b2 = max(b2, best_sub[q, 2])
+                    b3 = max(b3, best_sub[q, 3])
+                best_sub[m, 0] = b0
+                best_sub[m, 1] = b1
+                best_sub[m, 2] = b2
+                best_sub[m, 3] = b3
+            Mj = M[j]
+            for d in range(nd):
+                m = FIVE + d
+                b0 = NEG
+                b1 = NEG
+                b2 = NEG
+                b3 = NEG
+                for i in range(5):
+                    q = subs[m, i]
+                    b0 = max(b0, best_sub[q, 0])
+                    b1 = max(b1, best_sub[q, 1])
+                    b2 = max(b2, best_sub[q, 2])
+                    b3 = max(b3, best_sub[q, 3])
+                W[d, 0] = max(W[d, 0], b0)
+                W[d, 1] = max(W[d, 1], b1)
+                W[d, 2] = max(W[d, 2], b2)
+                W[d, 3] = max(W[d, 3], b3)
+                Mj[d] = max(Mj[d], max(max(b0, b1), max(b2, b3)))
+        # every hold's value with j left after it
+        for d in range(nd):
+            for k in range(LANES):
+                E[FIVE + d, k] = W[d, k]
+        for m in range(FIVE - 1, -1, -1):
+            s0 = 0.0
+            s1 = 0.0
+            s2 = 0.0
+            s3 = 0.0
+            for f in range(6):
+                q = add[m, f]
+                s0 += E[q, 0]
+                s1 += E[q, 1]
+                s2 += E[q, 2]
+                s3 += E[q, 3]
+            E[m, 0] = s0 / 6.0
+            E[m, 1] = s1 / 6.0
+            E[m, 2] = s2 / 6.0
+            E[m, 3] = s3 / 6.0
+
+
 @inline
 def announced_best(
     T: Tables,
@@ -621,9 +743,8 @@ def announced_best(
     for j in range(1, jc + 1):
         for d in range(nd):
             M[j, d] = NEG
-    Wc = np.empty((jc + 1, nd))
-    Mc = np.empty((jc + 1, nd))
-    Ec = np.empty((jc + 1, FIVE + nd))
+    chased = np.empty(6 + T.cfg[Cfg.N_LOWER] + LANES, dtype=np.int64)
+    n = 0
     for cell in range(6 + T.cfg[Cfg.N_LOWER]):
         if cell < 6:
             if not (ua >> cell) & 1:
@@ -633,11 +754,18 @@ def announced_best(
                 continue
         elif not (la >> (cell - 6)) & 1:
             continue
-        chase(T, jokers, y, cell, jc, Uv, Vz, Vnz, Wc, Mc, Ec)
-        for j in range(1, jc + 1):
-            for d in range(nd):
-                if Mc[j, d] > M[j, d]:
-                    M[j, d] = Mc[j, d]
+        chased[n] = cell
+        n += 1
+    if n == 0:
+        return
+    for k in range(n, -(-n // LANES) * LANES):
+        chased[k] = chased[n - 1]  # a repeated chase pads the last lanes
+    S = np.empty((nd, LANES))
+    W = np.empty((nd, LANES))
+    E = np.empty((FIVE + nd, LANES))
+    best_sub = np.empty((FIVE + 1, LANES))
+    for g in range(0, n, LANES):
+        chase_lanes(T, jokers, y, chased[g : g + LANES], jc, Uv, Vz, Vnz, M, S, W, E, best_sub)
 
 
 # -- the solver ----------------------------------------------------------------------------------
@@ -736,7 +864,9 @@ def solve_states(
     Vz = np.empty((cfg[Cfg.N_LOWER], jm))
     Vnz = np.empty((cfg[Cfg.N_LOWER], jm))
     maxVz = np.empty(jm)
-    rec = np.empty(nd)
+    # the first throw's best records with each bank, all banks in one pass (a pass per bank
+    # paid its set-up for a row of work)
+    R = np.empty((B + 1, nd))
     # with no bank and a first throw that scores like the others, the first throw's best
     # records are the later throws' (``W[0]``): one pass over the throws less per state
     same = B == 0 and cfg[Cfg.THROWS] >= 2 and T.kinds[col] != KIND_ANNOUNCED and same_first(T)
@@ -756,9 +886,12 @@ def solve_states(
         first(T, js, ua, la, jk, y, Uv, Vz, Vnz, maxVz, W, M, E)
         if same:
             for d in range(nd):
-                rec[d] = W[0, d]
+                R[0, d] = W[0, d]
+        else:
+            th = cfg[Cfg.THROWS]
+            records(T, th - 1, reach + th - 1, 1, ua, la, jk, y, Uv, Vz, Vnz, maxVz, R[: reach + 1])
         for b in range(reach + 1):
-            V[base + b] = start_value(T, b, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, rec, True, same)
+            V[base + b] = start_value(T, b, ua, la, jk, y, M, Uv, Vz, Vnz, maxVz, R[b], True, True)
 
 
 LEVEL = f"void({PACKED}, float64[::1], int64, int64[::1], int64[::1], int64[::1])"
@@ -771,7 +904,7 @@ def solve_level(ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, p
     solve_states(ints, floats, meta, V, col, lms, ps, ys, first_holds)
 
 
-@kernel(LEVEL, weight=8)
+@kernel(LEVEL, weight=8, vectorize=True)
 def solve_announced_level(
     ints: I64, floats: F64, meta: I64, V: F64, col: int, lms: I64, ps: I64, ys: I64
 ) -> None:
