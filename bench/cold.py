@@ -17,9 +17,12 @@ stretches; the CPU time does not).
    when cold (the rest of the game takes well under a second);
 3. the first exact «Тысяча» hint: ``kosti hint`` on a thousand-classic position (exact only
    once its values are at hand: the line says whether it was), and on a small «Тысяча» that is
-   solved on demand.
+   solved on demand;
+4. the first poker-fences hints: at the game's first throw (its first turns ship with kosti),
+   and in column II with four cells recorded (the states the column can still come to are
+   solved: the most any poker-fences hint solves).
 
-4. the first hint a ``kosti serve`` gives: a server started with empty caches, a poker-classic
+5. the first hint a ``kosti serve`` gives: a server started with empty caches, a poker-classic
    table with hints made over HTTP, one throw and a hint asked over its WebSocket; the time
    from asking to the answer (the warm line: a new server with those caches filled).
 
@@ -65,11 +68,50 @@ def bots(level: str) -> list[str]:
     return ["simulate", "poker-classic", "-n", "1", "--bots", level, "--seed", "1", "-w", "1", "--json"]
 
 
+FENCES_FULL = dict.fromkeys(
+    [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "pair",
+        "two_pairs",
+        "three_of_a_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "four_of_a_kind",
+        "poker",
+        "chance",
+    ],
+    0,
+)
+FENCES_START = {"variant": "poker-fences", "dice": [6, 6, 6, 2, 1], "throws": 1}
+"""The first throw of a poker-fences game: its first turns ship with kosti."""
+FENCES_COLUMN_II = {
+    "variant": "poker-fences",
+    "columns": {"I": FENCES_FULL, "II": {"ones": -2, "twos": 0, "pair": 8, "poker": 0}},
+    "banked": 12,
+    "dice": [1, 2, 3, 4, 6],
+    "throws": 1,
+}
+"""A column II position with the most recorded cells no shipped turn covers: the hint solves the
+states the column can still come to (the most any poker-fences hint solves)."""
+
+
+def fences_hint(position: dict[str, object]) -> list[str]:
+    return ["hint", "--position", json.dumps(position), "--json", "--top", "1"]
+
+
 COMMANDS: list[tuple[str, list[str]]] = [
     ("first poker-classic hint", ["hint", "--position", json.dumps(SHEET_POSITION), "--json", "--top", "1"]),
     *[(f"a game of the {level} bot", bots(level)) for level in ("random", "heuristic", "optimal")],
     ("thousand-classic hint", thousand_hint("thousand-classic")),
     ("small «Тысяча» hint (solved at once)", thousand_hint(SMALL_THOUSAND)),
+    ("first poker-fences hint (shipped)", fences_hint(FENCES_START)),
+    ("poker-fences hint, column II (4 recorded)", fences_hint(FENCES_COLUMN_II)),
 ]
 """Each command's label and its arguments to ``kosti``."""
 

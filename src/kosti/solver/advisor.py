@@ -20,6 +20,7 @@ from kosti.games.sheet.game import SHEET, SheetState, cells_of, sheet_total
 from kosti.record import Record
 from kosti.rules.options import UPPER_CELLS, SheetOptions
 from kosti.solver import judging
+from kosti.solver.heads import available as shipped_heads
 from kosti.solver.judging import Judged
 from kosti.solver.model import (
     BAD_BANK,
@@ -45,7 +46,7 @@ from kosti.solver.model import (
     Model,
 )
 from kosti.solver.progress import Progress
-from kosti.solver.tables import Solution, in_parallel, is_solved, solve
+from kosti.solver.tables import Solution, for_hints, in_parallel, is_solved
 
 TIE = 1e-9
 """Decisions closer than this are equally good (the order of ``decisions`` breaks the tie)."""
@@ -273,14 +274,25 @@ class SheetAdvisor:
                 f"{state.variant.spec} is not a score-sheet game: the solver plays score sheets"
             )
         if not is_solved(state.variant, self.cap):
-            # the kernels of the solve and of the values in one ``compiling`` phase, before ``solving``
+            # the kernels of the solve and of the values in one ``compiling`` phase, before
+            # ``solving`` (a table of shipped first turns compiles the solve's only when a
+            # position needs more solved)
             from kosti.solver.jit import prepare
             from kosti.solver.tables import sheet_options, solver_kernels
 
             options = sheet_options(state.variant)
-            prepare(self.progress, [*solver_kernels(options), *values_kinds(options)])
-        solution = solve(state.variant, cap=self.cap, progress=self.progress)
+            solves = [] if shipped_heads(state.variant) else solver_kernels(options)
+            prepare(self.progress, [*solves, *values_kinds(options)])
+        solution = for_hints(state.variant, cap=self.cap, progress=self.progress)
         self._solved[id(state.variant)] = (state.variant, solution)
+        return solution
+
+    def need(self, state: SheetState) -> Solution:
+        """The solved tables of the state's variant, with what a position of ``state`` leads to
+        solved (:meth:`~kosti.solver.tables.Solution.need`)."""
+        solution = self.solution(state)
+        if solution.partial is not None:
+            solution.need(*recorded_masks(state), progress=self.progress)
         return solution
 
     def values(self, state: GameState) -> F64:
@@ -292,6 +304,7 @@ class SheetAdvisor:
             query = self._query(state)
         if not isinstance(state, SheetState):  # pragma: no cover - _query() refuses
             raise OptionError("not a score-sheet state")
+        self.need(state)
         row = np.fromiter(position_row(query.model, state), np.int64)
         out = np.empty(query.width)
         kernel = query.kernels[0] if len(query.kernels) == 1 else query.kernels[_column(state)]
@@ -317,6 +330,8 @@ class SheetAdvisor:
         solution = self.solution(states[0])
         if any(s.variant != states[0].variant for s in states):
             raise OptionError("a batch of positions is of one variant")
+        for state in states:
+            self.need(state)
         model = solution.model
         rows = np.array([position_row(model, s) for s in states], dtype=np.int64)
         return option_values(solution, rows)
@@ -369,6 +384,16 @@ class SheetAdvisor:
         return model.cap >= model.exact_cap
 
 
+def recorded_masks(state: SheetState) -> tuple[int, int, int]:
+    """The column the current player fills, and the lower and upper cells recorded in it, as
+    masks in table order (what :meth:`~kosti.solver.tables.Solution.need` takes)."""
+    column = _column(state)
+    cells = state.sheets[state.current].columns[column]
+    um = sum(1 << i for i, v in enumerate(cells[:UPPER]) if v is not None)
+    lm = sum(1 << i for i, v in enumerate(cells[UPPER:]) if v is not None)
+    return column, lm, um
+
+
 def _column(state: SheetState) -> int:
     """The column the current player fills: the first with an open cell (as :func:`columns_of`)."""
     columns = state.sheets[state.current].columns
@@ -408,5 +433,6 @@ def stored_value(solution: Solution, state: SheetState) -> float:
         return float(sheet_total(solution.model.options, state.sheets[state.current]))
     if state.throws:
         raise KostiError("stored values are for the start of a turn")
+    solution.need(*recorded_masks(state))
     spot = spot_of(solution, state)
     return spot.recorded + solution.value(spot.column, spot.lm, spot.pair, spot.flag, spot.bank)

@@ -55,6 +55,7 @@ from kosti.solver.model import (
     FIVE,
     I64,
     KIND_ANNOUNCED,
+    LANES,
     N_SPOT,
     OPEN,
     Q_ANNOUNCED,
@@ -599,11 +600,6 @@ def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
         for n in range(6):
             stop = Uv[cell, n, j]
             cw[n] = stop if stop > cw2[n] else cw2[n]
-
-
-LANES = 4
-"""The cells :func:`chase_lanes` chases at once: four values of 64 bits, one vector register of
-the AVX2 instructions that every x86 processor of the last decade has."""
 
 
 @helper

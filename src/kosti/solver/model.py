@@ -57,6 +57,11 @@ FIVE = len(ALL) - len(multisets(5))
 DICE: tuple[Faces, ...] = multisets(5)
 DICE_INDEX: dict[Faces, int] = {m: i for i, m in enumerate(DICE)}
 
+LANES = 4
+"""How many announced cells the solver chases at once, side by side in one vector register (four
+values of 64 bits: the AVX2 registers that every x86 processor of the last decade has;
+:func:`kosti.solver.kernels.chase_lanes`)."""
+
 KIND_FREE, KIND_ANNOUNCED, KIND_ORDERED = (COLUMN_KINDS.index(k) for k in ("free", "announced", "ordered"))
 """The column kinds as the kernels number them (their place in ``COLUMN_KINDS``)."""
 

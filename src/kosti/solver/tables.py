@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import platformdirs
@@ -23,6 +23,7 @@ from kosti.solver.model import (
     F64,
     I64,
     KIND_ANNOUNCED,
+    LANES,
     Model,
     build_model,
     default_cap,
@@ -31,6 +32,9 @@ from kosti.solver.model import (
 )
 from kosti.solver.planes import from_planes, to_planes, width
 from kosti.solver.progress import Estimate, Progress, SolveCancelled, begin, report, tell
+
+if TYPE_CHECKING:
+    from kosti.solver.heads import Heads
 
 __all__ = ["PROGRESS_STEPS", "Progress", "Solution", "SolveCancelled", "cache_dir", "is_solved", "solve"]
 
@@ -68,6 +72,15 @@ class Solution:
     """How long solving took (when read from the cache: how long it took then)."""
     cached: bool = False
     """True when the tables were read from the disk cache."""
+    partial: Heads | None = None
+    """Set when only part of the table is solved: the shipped first turns of each column, and
+    what positions asked for since (:class:`~kosti.solver.heads.Heads`, :meth:`need`)."""
+
+    def need(self, column: int, lm: int, um: int, progress: Progress | None = None) -> None:
+        """Make sure the states a position of ``column`` with the cells ``lm`` (lower) and ``um``
+        (upper) recorded leads to are solved (a whole table has them all)."""
+        if self.partial is not None:
+            self.partial.need(column, lm, um, progress)
 
     @property
     def expected_score(self) -> float:
@@ -150,6 +163,28 @@ def solve(
     return solution
 
 
+_PARTIAL: dict[tuple[str, int], Solution] = {}
+
+
+def for_hints(rules: Variant, *, cap: int | None = None, progress: Progress | None = None) -> Solution:
+    """The table that hints of ``rules`` read: the whole one when it is solved (in this process or
+    in the disk cache); else the first turns of each column that kosti ships, the rest solved as
+    positions need it (:meth:`Solution.need`, :mod:`kosti.solver.heads`); else a whole solve
+    (:func:`solve`)."""
+    key = _key(rules, cap)
+    known = _MEMORY.get(key) or _PARTIAL.get(key)
+    if known is not None:
+        return known
+    if not is_solved(rules, cap):
+        from kosti.solver.heads import partial_solution
+
+        partial = partial_solution(rules, build_model(sheet_options(rules), cap))
+        if partial is not None:
+            _PARTIAL[key] = partial
+            return partial
+    return solve(rules, cap=cap, progress=progress)
+
+
 def _key(rules: Variant, cap: int | None) -> tuple[str, int]:
     options = sheet_options(rules)
     wanted = default_cap(options) if cap is None else cap
@@ -205,9 +240,9 @@ def in_parallel(n: int, work: Callable[[int, int], None], chunk: int = 512) -> N
             future.result()
 
 
-WORK_SECONDS = 1.03e-6
-"""Seconds a unit of :func:`state_work` takes on two cores: poker-fences' 367 million units took
-6 min 19 s on an idle two-core machine."""
+WORK_SECONDS = 0.44e-6
+"""Seconds a unit of :func:`state_work` takes on two cores: poker-fences' 472 million units took
+3 min 33 s on an idle two-core machine (its column I 39 s, column II 171 s)."""
 
 BASE_BYTES = 400e6
 """What a sheet solve holds besides its table of values: the model, numba's runtime, Python."""
@@ -217,19 +252,19 @@ TELL_ABOVE = 20.0
 
 
 def state_work(model: Model, col: int, lms: I64, ps: I64, ys: I64) -> I64:
-    """About how much work solving each of these states of column ``col`` is, in units of one
-    throw's values with ``j`` throws left: every bank the state can hold (and the throws of a
-    turn) takes a pass of the chain, which costs about two such units in a free or ordered column
-    (every cell's records with it), and in an announced column one plus one for each cell chased
-    on its own after the first throw (its open lower cells, and its open upper cells unless
-    counting the face alone chases them)."""
+    """About how much work solving each of these states of column ``col`` is: every bank the
+    state can hold (and the throws of a turn) takes a pass of the chain, which costs about four
+    units in a free or ordered column (every cell's records with it), and in an announced column
+    two, plus three for each :data:`~kosti.solver.model.LANES` cells chased side by side after
+    the first throw (its open lower cells, and its open upper cells unless counting the face
+    alone chases them, which costs next to nothing)."""
     chain: I64 = model.layout.top[col, lms, ps, ys] + model.throws
     if int(model.kinds[col]) != KIND_ANNOUNCED:
-        return 2 * chain
+        return 4 * chain
     chased: I64 = model.n_lower - popcount(lms)
     if model.flags != 1:
         chased = chased + len(UPPER_CELLS) - popcount(model.pair_um[ps])
-    return chain * (1 + chased)
+    return chain * (2 + 3 * (-(-chased // LANES)))
 
 
 def _plan(model: Model) -> list[tuple[int, tuple[I64, I64, I64], I64]]:
@@ -258,6 +293,37 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
     ``progress``, after ``compiling`` the kernel when it is not loaded yet (:mod:`.progress`).
     The phase is reported in units of work (:func:`state_work`), so that its share done and the
     time left worked out from it hold across columns whose states cost differently."""
+    values = np.zeros(model.layout.size)
+    induct(model, _plan(model), values, progress)
+    return values
+
+
+def subtree_plan(model: Model, column: int, lm: int, um: int) -> list[tuple[int, tuple[I64, I64, I64], I64]]:
+    """The levels of :func:`_plan` that the states of ``column`` with at least the lower cells
+    ``lm`` and the upper cells ``um`` recorded make (every upper total), fullest first, down to
+    the level of ``(lm, um)`` itself: what a position there needs solved, when the next column's
+    start is known."""
+    filled = popcount(np.array([lm])).item() + popcount(np.array([um])).item()
+    levels = []
+    for col, (lms, ps, ys), weights in _plan(model):
+        if col != column:
+            continue
+        keep = ((lms & lm) == lm) & ((model.pair_um[ps] & um) == um)
+        if not keep.any():
+            continue
+        if int(popcount(lms[keep][:1]).item() + popcount(model.pair_um[ps[keep][:1]]).item()) < filled:
+            break
+        levels.append((col, (lms[keep], ps[keep], ys[keep]), weights[keep]))
+    return levels
+
+
+def induct(
+    model: Model, plan: list[tuple[int, tuple[I64, I64, I64], I64]], values: F64, progress: Progress | None
+) -> None:
+    """Solve the levels of ``plan`` in order into ``values`` (the states their successors lead
+    to must be solved already): the ``solving`` phase of ``progress``, in units of work."""
+    if not plan:
+        return
     from kosti.solver import kernels  # numba is loaded only when a table must be solved
     from kosti.solver.jit import prepare
 
@@ -269,8 +335,6 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
         for kind in model.kinds
     ]
     packed = model.packed
-    values = np.zeros(model.layout.size)
-    plan = _plan(model)
     states = sum(len(lms) for _, (lms, _, _), _ in plan)
     total = sum(int(w.sum()) for _, _, w in plan)
     workers = threads()
@@ -300,7 +364,6 @@ def backward_induction(model: Model, progress: Progress | None = None) -> F64:
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
-    return values
 
 
 def compact(model: Model) -> bool:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from kosti.rules.presets import Variant
+from kosti.solver import shipping
 from kosti.solver.planes import from_planes, to_planes
 
 BITS = 36
@@ -44,22 +45,13 @@ DATA = Path(__file__).with_name("data")
 SHIPPED: dict[str, str] = {"thousand-classic": "thousand-classic.npz"}
 """Each shipped variant's file in :data:`DATA`."""
 
-SUMS = "SHA256SUMS"
-"""The digests of the shipped files, in :data:`DATA`."""
+SUMS = shipping.SUMS
+"""The digests of the shipped files, in :data:`DATA` (:mod:`kosti.solver.shipping`)."""
 
 
 def digests() -> dict[str, str]:
     """The SHA-256 of each shipped file, by name, from :data:`SUMS` (empty when it is missing)."""
-    try:
-        lines = (DATA / SUMS).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return {}
-    found = {}
-    for line in lines:
-        digest, _, name = line.partition("  ")
-        if name:
-            found[name.strip()] = digest.strip()
-    return found
+    return shipping.digests(DATA)
 
 
 def encode(values: np.ndarray[Any, Any]) -> bytes:
@@ -86,18 +78,9 @@ def write(folder: Path, name: str, meta: dict[str, Any], values: np.ndarray[Any,
     data = encode(values)
     meta = {**meta, "bits": BITS, "plane_bytes": PLANE_BYTES, "shape": list(values.shape)}
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    with path.open("wb") as out:
+    with (folder / name).open("wb") as out:
         np.savez(out, meta=np.array(json.dumps(meta)), planes=np.frombuffer(data, np.uint8))
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    sums = folder / SUMS
-    kept = [
-        line
-        for line in (sums.read_text(encoding="utf-8").splitlines() if sums.exists() else [])
-        if line.partition("  ")[2].strip() != name
-    ]
-    sums.write_text("".join(f"{line}\n" for line in sorted([*kept, f"{digest}  {name}"])), encoding="utf-8")
-    return digest
+    return shipping.seal(folder, name)
 
 
 def read(rules: Variant, floor: int, solver: str) -> tuple[dict[str, Any], np.ndarray[Any, Any]] | None:
@@ -106,11 +89,8 @@ def read(rules: Variant, floor: int, solver: str) -> tuple[dict[str, Any], np.nd
     name = SHIPPED.get(rules.spec)
     if name is None:
         return None
-    try:
-        raw = (DATA / name).read_bytes()
-    except OSError:
-        return None
-    if hashlib.sha256(raw).hexdigest() != digests().get(name):
+    raw = shipping.checked(DATA, name)
+    if raw is None:
         return None
     import io
 
