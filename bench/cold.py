@@ -47,6 +47,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+from kosti.games.sheet.game import cells_of
+from kosti.rules.presets import variant
+
 HERE = Path(__file__).resolve().parent
 
 SHEET_POSITION = {"variant": "poker-classic", "dice": [1, 2, 3, 4, 6], "throws": 1}
@@ -68,26 +71,8 @@ def bots(level: str) -> list[str]:
     return ["simulate", "poker-classic", "-n", "1", "--bots", level, "--seed", "1", "-w", "1", "--json"]
 
 
-FENCES_FULL = dict.fromkeys(
-    [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "pair",
-        "two_pairs",
-        "three_of_a_kind",
-        "small_straight",
-        "large_straight",
-        "full_house",
-        "four_of_a_kind",
-        "poker",
-        "chance",
-    ],
-    0,
-)
+FENCES_FULL = dict.fromkeys(cells_of(variant("poker-fences").options), 0)  # type: ignore[arg-type]
+"""A whole column of poker-fences, every cell recorded."""
 FENCES_START = {"variant": "poker-fences", "dice": [6, 6, 6, 2, 1], "throws": 1}
 """The first throw of a poker-fences game: its first turns ship with kosti."""
 FENCES_COLUMN_II = {

@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from kosti.cli import main
+from kosti.games.sheet.game import SheetState
+from kosti.rules.presets import Variant, variant
 
 
 class Run:
@@ -133,3 +135,27 @@ def uvicorn_thread(app: Any, **options: Any) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+def random_positions(rules: Variant | str, count: int, seed: int) -> list[SheetState]:
+    """``count`` decision states of a score sheet met in games of random decisions (seeded), all
+    of the one variant object ``rules`` (or of the variant named so)."""
+    import random
+
+    from kosti.actions import Roll
+    from kosti.games.sheet.game import SHEET
+
+    rng = random.Random(seed)
+    if isinstance(rules, str):
+        rules = variant(rules)
+    found: list[SheetState] = []
+    while len(found) < count:
+        state = SHEET.new_game(rules, ["solo"])
+        while not state.finished and len(found) < count:
+            if state.pending:
+                state = SHEET.apply(state, Roll(tuple(rng.randint(1, 6) for _ in range(state.pending))))
+                continue
+            if rng.random() < 0.3:
+                found.append(state)
+            state = SHEET.apply(state, rng.choice(SHEET.decisions(state)))
+    return found

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import Recorder
+from helpers import Recorder, random_positions
 
-from kosti.actions import Roll
-from kosti.games.sheet.game import SHEET, SheetState
+from kosti.games.sheet.game import cells_of
 from kosti.position import parse_position
-from kosti.rules.presets import Variant, variant
+from kosti.rules.presets import variant
 from kosti.solver import heads, shipping
 from kosti.solver import tables as solver_tables
 from kosti.solver.advisor import SheetAdvisor, recorded_masks
@@ -24,22 +22,8 @@ EXPECTED = 688.3968350595673
 """poker-fences' expected score, from a whole solve (``kosti solve poker-fences --json``)."""
 SMALL = "poker-fences(lower=[pair,poker])"
 
-UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
-FULL = dict.fromkeys(
-    (
-        *UPPER_NAMES,
-        "pair",
-        "two_pairs",
-        "three_of_a_kind",
-        "small_straight",
-        "large_straight",
-        "full_house",
-        "four_of_a_kind",
-        "poker",
-        "chance",
-    ),
-    0,
-)
+FULL = dict.fromkeys(cells_of(variant(FENCES).options), 0)  # type: ignore[arg-type]
+"""A whole column of poker-fences, every cell recorded."""
 
 
 @pytest.fixture(scope="module")
@@ -173,22 +157,6 @@ def small_shipped(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def positions(rules: Variant, count: int, seed: int) -> list[SheetState]:
-    """``count`` decision states of ``rules`` met in games of random decisions (seeded)."""
-    rng = random.Random(seed)
-    found: list[SheetState] = []
-    while len(found) < count:
-        state = SHEET.new_game(rules, ["solo"])
-        while not state.finished and len(found) < count:
-            if state.pending:
-                state = SHEET.apply(state, Roll(tuple(rng.randint(1, 6) for _ in range(state.pending))))
-                continue
-            if rng.random() < 0.2:
-                found.append(state)
-            state = SHEET.apply(state, rng.choice(SHEET.decisions(state)))
-    return found
-
-
 def test_hints_from_shipped_heads_are_the_whole_solves(small_shipped: Path) -> None:
     rules = variant(SMALL)
     partial = solver_tables.for_hints(rules)
@@ -197,7 +165,7 @@ def test_hints_from_shipped_heads_are_the_whole_solves(small_shipped: Path) -> N
     shipped, exact = SheetAdvisor(), SheetAdvisor()
     shipped._solved[id(rules)] = (rules, partial)
     exact._solved[id(rules)] = (rules, whole)
-    states = positions(rules, 40, 5)
+    states = random_positions(rules, 40, 5)
     assert {recorded_masks(s)[0] for s in states} == {0, 1, 2}
     for state in states:
         np.testing.assert_allclose(shipped.values(state), exact.values(state), atol=1e-9)

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import random_positions
 
 from kosti.actions import Action, Announce, Hold, Roll, Score, Scratch
 from kosti.bots.base import Bot, play_out
@@ -195,41 +196,13 @@ def test_fences_scratch_announce_and_order() -> None:
     check_turn(SMALL_FENCES, sheet_state(SMALL_FENCES, ordered, column=2, banked=1), cap=3)
 
 
-def test_chasing_an_upper_cell_by_its_count_is_exact() -> None:
-    import numba
-
-    from kosti.solver import kernels
-
-    @numba.njit
-    def chase(T: Any, V: Any, spot: Any, jc: int, shortcut: bool, M: Any) -> None:
-        # the kernels' helpers are called from compiled code only
-        col, lm, p, y = spot
-        ua, la = kernels.allowed(T, col, T.pair_um[p], lm)
-        Uv = np.zeros((6, 6, jc + 2))
-        Vz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
-        Vnz = np.zeros((T.cfg[Cfg.N_LOWER], jc + 2))
-        maxVz = np.zeros(jc + 2)
-        kernels.successors(T, V, col, lm, p, y, ua, la, Uv, Vz, Vnz, maxVz)
-        kernels.announced_best(T, ua, la, 0, y, jc, shortcut, Uv, Vz, Vnz, M)
-
-    solution = solve(variant(SMALL_FENCES), cap=3)
-    model = solution.model
-    state = sheet_state(SMALL_FENCES, {"ones": -3}, column=1)
-    spot = spot_of(solution, state)
-    jc = model.cap + model.throws - 1
-    results = []
-    for shortcut in (True, False):
-        M = np.zeros((jc + 1, 252))
-        chase(model.tables, solution.values, (spot.column, spot.lm, spot.pair, spot.flag), jc, shortcut, M)
-        results.append(M[1:])
-    np.testing.assert_allclose(results[0], results[1], atol=1e-9)
-
-
 CHASED = "poker-fences(lower=[pair,small_straight,full_house,chance])"
 
 
 @pytest.mark.parametrize("shortcut", [True, False])
 def test_chasing_cells_side_by_side_is_chasing_each_alone(shortcut: bool) -> None:
+    """Column II's chases of several cells at once (and, with ``shortcut``, of each open upper
+    cell by counting its face alone) are each cell's own chase."""
     import numba
 
     from kosti.solver import kernels
@@ -457,25 +430,6 @@ def test_fences_without_a_cap_is_the_limit_of_the_caps() -> None:
     # a turn with a large bank, checked against exhaustive search through the engine
     state = sheet_state(SMALL_FENCES, {"ones": 0, "twos": -6}, column=2, banked=5)
     check_turn(SMALL_FENCES, state)
-
-
-def random_positions(spec: str, count: int, seed: int) -> list[SheetState]:
-    """``count`` decision states of ``spec`` met in games of random decisions (seeded)."""
-    import random
-
-    rng = random.Random(seed)
-    rules = variant(spec)
-    found: list[SheetState] = []
-    while len(found) < count:
-        state = SHEET.new_game(rules, ["solo"])
-        while not state.finished and len(found) < count:
-            if state.pending:
-                state = SHEET.apply(state, Roll(tuple(rng.randint(1, 6) for _ in range(state.pending))))
-                continue
-            if rng.random() < 0.3:
-                found.append(state)
-            state = SHEET.apply(state, rng.choice(SHEET.decisions(state)))
-    return found
 
 
 def reference_spot(solution: Solution, state: SheetState) -> tuple[int, ...]:

@@ -26,8 +26,6 @@ does not match is never read, and the sheet is then solved whole.
 from __future__ import annotations
 
 import hashlib
-import io
-import json
 import lzma
 import threading
 from pathlib import Path
@@ -106,10 +104,7 @@ def write(folder: Path, name: str, spec: str, model: Model, values: F64, expecte
         "offsets": offsets_digest(offsets),
         "expected_score": expected,
     }
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / name).open("wb") as out:
-        np.savez(out, meta=np.array(json.dumps(meta)), planes=np.frombuffer(data, np.uint8))
-    return shipping.seal(folder, name)
+    return shipping.write(folder, name, meta, data)
 
 
 def read(rules: Variant, model: Model) -> F64 | None:
@@ -119,12 +114,10 @@ def read(rules: Variant, model: Model) -> F64 | None:
     name = SHIPPED.get(rules.spec)
     if name is None or model.cap < model.exact_cap:
         return None
-    raw = shipping.checked(DATA, name)
-    if raw is None:
+    found = shipping.read(DATA, name)
+    if found is None:
         return None
-    with np.load(io.BytesIO(raw)) as data:
-        meta = json.loads(str(data["meta"]))
-        planes = data["planes"].tobytes()
+    meta, planes = found
     offsets = head_offsets(model)
     expected = {"spec": rules.spec, "solver": SOLVER_VERSION, "levels": LEVELS, "bits": BITS}
     if any(meta.get(key) != value for key, value in expected.items()):

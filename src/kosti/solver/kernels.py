@@ -602,6 +602,21 @@ def chase_count(T: Tables, cell: int, jc: int, Uv: F64, M: F64) -> None:
             cw[n] = stop if stop > cw2[n] else cw2[n]
 
 
+@inline
+def best_of_subs(
+    subs: I64, best_sub: F64, m: int, b0: float, b1: float, b2: float, b3: float
+) -> tuple[float, float, float, float]:
+    """The four lanes' ``b0 … b3`` raised to the best of multiset ``m``'s sub-multisets less one
+    die (``best_sub``), lane by lane: four like operations side by side, for the vectorizer."""
+    for i in range(5):
+        q = subs[m, i]
+        b0 = max(b0, best_sub[q, 0])
+        b1 = max(b1, best_sub[q, 1])
+        b2 = max(b2, best_sub[q, 2])
+        b3 = max(b3, best_sub[q, 3])
+    return b0, b1, b2, b3
+
+
 @helper
 def chase_lanes(
     T: Tables,
@@ -666,33 +681,14 @@ def chase_lanes(
             # the best hold with j left, from the holds' values with j - 1 left (``E``); the
             # lanes are spelt out, so that the compiler sees four like operations side by side
             for m in range(FIVE):
-                b0 = E[m, 0]
-                b1 = E[m, 1]
-                b2 = E[m, 2]
-                b3 = E[m, 3]
-                for i in range(5):
-                    q = subs[m, i]
-                    b0 = max(b0, best_sub[q, 0])
-                    b1 = max(b1, best_sub[q, 1])
-                    b2 = max(b2, best_sub[q, 2])
-                    b3 = max(b3, best_sub[q, 3])
+                b0, b1, b2, b3 = best_of_subs(subs, best_sub, m, E[m, 0], E[m, 1], E[m, 2], E[m, 3])
                 best_sub[m, 0] = b0
                 best_sub[m, 1] = b1
                 best_sub[m, 2] = b2
                 best_sub[m, 3] = b3
             Mj = M[j]
             for d in range(nd):
-                m = FIVE + d
-                b0 = NEG
-                b1 = NEG
-                b2 = NEG
-                b3 = NEG
-                for i in range(5):
-                    q = subs[m, i]
-                    b0 = max(b0, best_sub[q, 0])
-                    b1 = max(b1, best_sub[q, 1])
-                    b2 = max(b2, best_sub[q, 2])
-                    b3 = max(b3, best_sub[q, 3])
+                b0, b1, b2, b3 = best_of_subs(subs, best_sub, FIVE + d, NEG, NEG, NEG, NEG)
                 W[d, 0] = max(W[d, 0], b0)
                 W[d, 1] = max(W[d, 1], b1)
                 W[d, 2] = max(W[d, 2], b2)

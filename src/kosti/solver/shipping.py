@@ -9,7 +9,12 @@ values are then solved as for any variant that ships none.
 from __future__ import annotations
 
 import hashlib
+import io
+import json
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 SUMS = "SHA256SUMS"
 """The digests of a folder's shipped files, in that folder."""
@@ -54,3 +59,22 @@ def seal(folder: Path, name: str) -> str:
     ]
     sums.write_text("".join(f"{line}\n" for line in sorted([*kept, f"{digest}  {name}"])), encoding="utf-8")
     return digest
+
+
+def write(folder: Path, name: str, meta: dict[str, Any], data: bytes) -> str:
+    """Ship ``data`` (compressed values) with ``meta`` as the ``.npz`` file ``name`` of ``folder``
+    (arrays ``meta``, JSON, and ``planes``) and seal it (:func:`seal`); the digest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / name).open("wb") as out:
+        np.savez(out, meta=np.array(json.dumps(meta)), planes=np.frombuffer(data, np.uint8))
+    return seal(folder, name)
+
+
+def read(folder: Path, name: str) -> tuple[dict[str, Any], bytes] | None:
+    """The meta and the compressed values of the shipped file ``name`` of ``folder`` (as
+    :func:`write` made it), or ``None`` when it is missing or not the one :data:`SUMS` names."""
+    raw = checked(folder, name)
+    if raw is None:
+        return None
+    with np.load(io.BytesIO(raw)) as data:
+        return json.loads(str(data["meta"])), data["planes"].tobytes()

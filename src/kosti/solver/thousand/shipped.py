@@ -22,7 +22,6 @@ file store) is refused, and the variant is then solved as any other.
 from __future__ import annotations
 
 import hashlib
-import json
 import lzma
 from pathlib import Path
 from typing import Any
@@ -77,10 +76,7 @@ def write(folder: Path, name: str, meta: dict[str, Any], values: np.ndarray[Any,
     into the folder's :data:`SUMS` (replacing an older line of that name); the digest."""
     data = encode(values)
     meta = {**meta, "bits": BITS, "plane_bytes": PLANE_BYTES, "shape": list(values.shape)}
-    folder.mkdir(parents=True, exist_ok=True)
-    with (folder / name).open("wb") as out:
-        np.savez(out, meta=np.array(json.dumps(meta)), planes=np.frombuffer(data, np.uint8))
-    return shipping.seal(folder, name)
+    return shipping.write(folder, name, meta, data)
 
 
 def read(rules: Variant, floor: int, solver: str) -> tuple[dict[str, Any], np.ndarray[Any, Any]] | None:
@@ -89,20 +85,16 @@ def read(rules: Variant, floor: int, solver: str) -> tuple[dict[str, Any], np.nd
     name = SHIPPED.get(rules.spec)
     if name is None:
         return None
-    raw = shipping.checked(DATA, name)
-    if raw is None:
+    found = shipping.read(DATA, name)
+    if found is None:
         return None
-    import io
-
-    with np.load(io.BytesIO(raw)) as data:
-        meta = json.loads(str(data["meta"]))
-        if meta.get("spec") != rules.spec or meta.get("floor") != floor or meta.get("solver") != solver:
-            return None
-        if meta.get("bits") != BITS or meta.get("plane_bytes") != PLANE_BYTES:
-            return None
-        shape = tuple(meta["shape"])
-        values = decode(data["planes"].tobytes(), (int(shape[0]), int(shape[1])))
-    return meta, values
+    meta, planes = found
+    if meta.get("spec") != rules.spec or meta.get("floor") != floor or meta.get("solver") != solver:
+        return None
+    if meta.get("bits") != BITS or meta.get("plane_bytes") != PLANE_BYTES:
+        return None
+    shape = tuple(meta["shape"])
+    return meta, decode(planes, (int(shape[0]), int(shape[1])))
 
 
 def available(rules: Variant) -> bool:
