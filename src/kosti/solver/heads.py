@@ -7,7 +7,7 @@ state with at most :data:`LEVELS` cells recorded in its column (each column's fi
 and so the start of every column), and a position with more recorded solves, when first asked
 about, the states its column can still come to: those holding at least its recorded cells. The
 start of the next column is shipped, so nothing else is needed. Those states are at most a
-sixteenth of a column: some ten seconds of solving on two cores (:func:`need`).
+sixteenth of a column: some 15 s of solving on two cores (:meth:`Heads.need`).
 
 kosti's own solver made the shipped values (``uv run python scripts/ship_sheets.py`` makes them
 again). A shipped file is an ``.npz`` of two arrays:
