@@ -291,8 +291,7 @@ class SheetAdvisor:
         """The solved tables of the state's variant, with what a position of ``state`` leads to
         solved (:meth:`~kosti.solver.tables.Solution.need`)."""
         solution = self.solution(state)
-        if solution.partial is not None:
-            solution.need(*recorded_masks(state), progress=self.progress)
+        solution.need(*recorded_masks(state), progress=self.progress)
         return solution
 
     def values(self, state: GameState) -> F64:

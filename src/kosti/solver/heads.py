@@ -34,7 +34,7 @@ import numpy as np
 
 from kosti.rules.presets import Variant
 from kosti.solver import shipping
-from kosti.solver.model import F64, I64, Model, popcount
+from kosti.solver.model import F64, I64, Model
 from kosti.solver.planes import from_planes, to_planes, width
 from kosti.solver.progress import Progress
 from kosti.solver.tables import SOLVER_VERSION, Solution, induct, subtree_plan
@@ -134,13 +134,7 @@ def read(rules: Variant, model: Model) -> F64 | None:
 
 def available(rules: Variant) -> bool:
     """True when a shipped file of ``rules`` is named (its contents are checked when read)."""
-    name = SHIPPED.get(rules.spec)
-    return name is not None and (DATA / name).is_file()
-
-
-def recorded_cells(lm: int, um: int) -> int:
-    """How many cells the masks ``lm`` (lower) and ``um`` (upper) record."""
-    return int(popcount(np.array([lm, um])).sum())
+    return shipping.available(DATA, SHIPPED.get(rules.spec))
 
 
 class Heads:
@@ -159,7 +153,7 @@ class Heads:
     def known(self, column: int, lm: int, um: int) -> bool:
         """Whether the state ``(column, lm, um)`` (every upper total) and every state it leads to
         are solved: it is shipped and so are the states after it, or it lies under a root."""
-        if recorded_cells(lm, um) < LEVELS:
+        if lm.bit_count() + um.bit_count() < LEVELS:
             return True
         return any(c == column and lm & l0 == l0 and um & u0 == u0 for c, l0, u0 in self.roots)
 

@@ -35,6 +35,12 @@ def digests(folder: Path) -> dict[str, str]:
     return found
 
 
+def available(folder: Path, name: str | None) -> bool:
+    """True when ``name`` (a variant's shipped file, or ``None`` when it ships none) is a file of
+    ``folder``; its contents are checked only when it is read (:func:`checked`)."""
+    return name is not None and (folder / name).is_file()
+
+
 def checked(folder: Path, name: str) -> bytes | None:
     """The bytes of the shipped file ``name`` of ``folder``, or ``None`` when it is missing or its
     digest is not the one :data:`SUMS` gives."""

@@ -303,18 +303,16 @@ def subtree_plan(model: Model, column: int, lm: int, um: int) -> list[tuple[int,
     ``lm`` and the upper cells ``um`` recorded make (every upper total), fullest first, down to
     the level of ``(lm, um)`` itself: what a position there needs solved, when the next column's
     start is known."""
-    filled = popcount(np.array([lm])).item() + popcount(np.array([um])).item()
-    levels = []
-    for col, (lms, ps, ys), weights in _plan(model):
-        if col != column:
-            continue
+    levels = model.column_states(column)
+    # the levels hold one recorded cell fewer each, the last none
+    down_to = len(levels) - 1 - (lm.bit_count() + um.bit_count())
+    plan = []
+    for lms, ps, ys in levels[: down_to + 1]:
         keep = ((lms & lm) == lm) & ((model.pair_um[ps] & um) == um)
-        if not keep.any():
-            continue
-        if int(popcount(lms[keep][:1]).item() + popcount(model.pair_um[ps[keep][:1]]).item()) < filled:
-            break
-        levels.append((col, (lms[keep], ps[keep], ys[keep]), weights[keep]))
-    return levels
+        if keep.any():
+            kept = (lms[keep], ps[keep], ys[keep])
+            plan.append((column, kept, state_work(model, column, *kept)))
+    return plan
 
 
 def induct(

@@ -99,5 +99,4 @@ def read(rules: Variant, floor: int, solver: str) -> tuple[dict[str, Any], np.nd
 
 def available(rules: Variant) -> bool:
     """True when a shipped file of ``rules`` is named (its contents are checked when read)."""
-    name = SHIPPED.get(rules.spec)
-    return name is not None and (DATA / name).is_file()
+    return shipping.available(DATA, SHIPPED.get(rules.spec))
